@@ -1,0 +1,220 @@
+"""The typed, frozen model of a game database.
+
+Card types are declared in each game's data, so a card's own fields live in a mapping checked
+against its `CardType` schema; everything structural (games, types, decks, tables, checks) is a
+dataclass. Values the source does not give are `Unknown`, never a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from .diagnostics import Loc
+
+STANDARD_CARD_KEYS = ("id", "name", "count", "number", "note")
+FIELD_TYPES = ("str", "text", "int", "bool", "enum", "ref", "list")
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """A value the source does not give; `note` says what is missing."""
+
+    note: str
+    loc: Loc
+
+    def __str__(self) -> str:
+        return "unknown"
+
+
+def is_unknown(value: Any) -> bool:
+    return isinstance(value, Unknown)
+
+
+def frozen_map(data: Mapping | None = None) -> Mapping:
+    return MappingProxyType(dict(data or {}))
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    name: str
+    type: str
+    loc: Loc
+    required: bool = True
+    default: Any = None
+    has_default: bool = False
+    values: tuple[str, ...] = ()  # enum
+    to: tuple[str, ...] = ()  # ref
+    of: FieldSpec | None = None  # list
+    min: int | None = None
+    max: int | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+    symmetric: bool = False
+    expr: str | None = None  # computed table column
+    title: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CardType:
+    id: str
+    title: str
+    layout: str
+    fields: Mapping[str, FieldSpec]
+    loc: Loc
+    double_sided: bool = False
+    back_fields: Mapping[str, FieldSpec] = field(default_factory=frozen_map)
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    id: str
+    title: str
+    types: tuple[str, ...]
+    loc: Loc
+    back: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    id: str
+    type: str
+    name: str
+    count: int | Unknown
+    fields: Mapping[str, Any]
+    loc: Loc
+    field_locs: Mapping[str, Loc]
+    number: str | int | None = None
+    note: str | None = None
+
+    @property
+    def copies(self) -> int:
+        """Physical copies to print: an unknown count prints one."""
+        return self.count if isinstance(self.count, int) else 1
+
+    def loc_of(self, name: str) -> Loc:
+        return self.field_locs.get(name, self.loc)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        if name in STANDARD_CARD_KEYS or name == "type":
+            return getattr(self, name)
+        return self.fields.get(name, default)
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One table row after derivations are expanded and computed columns filled."""
+
+    values: Mapping[str, Any]
+    loc: Loc
+    value_locs: Mapping[str, Loc]
+    derived_from: Any = None  # the key of the row this one extends, if any
+
+    def loc_of(self, name: str) -> Loc:
+        return self.value_locs.get(name, self.loc)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.values.get(name, default)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    id: str
+    title: str
+    key: str | None
+    columns: Mapping[str, FieldSpec]
+    rows: tuple[Row, ...]
+    loc: Loc
+    note: str | None = None
+
+    def row(self, key: Any) -> Row | None:
+        if self.key is None:
+            return None
+        for r in self.rows:
+            if r.values.get(self.key) == key:
+                return r
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    id: str
+    expect: str
+    message: str
+    loc: Loc
+    iterate: str | None = None  # "name in expression"
+    severity: str = "error"
+    expect_loc: Loc | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    id: str
+    name: str
+    edition: str | Unknown
+    players_min: int
+    players_max: int
+    loc: Loc
+    version: str | Unknown | None = None
+    date: str | Unknown | None = None
+    tagline: str | Unknown | None = None
+    source: str | None = None
+    notes: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=frozen_map)
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    info: GameInfo
+    folder: Path
+    enums: Mapping[str, tuple[str, ...]]
+    card_types: Mapping[str, CardType]
+    decks: Mapping[str, Deck]
+    cards: tuple[Card, ...]
+    tables: Mapping[str, Table]
+    checks: tuple[Check, ...]
+    files: tuple[str, ...]
+    _index: Mapping[str, Card] = field(default_factory=frozen_map, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # First definition wins; duplicates are reported by the validator.
+        index: dict[str, Card] = {}
+        for c in self.cards:
+            index.setdefault(c.id, c)
+        object.__setattr__(self, "_index", MappingProxyType(index))
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    def card(self, card_id: str) -> Card | None:
+        return self._index.get(card_id)
+
+    def cards_of(self, type_id: str) -> tuple[Card, ...]:
+        return tuple(c for c in self.cards if c.type == type_id)
+
+    def deck_of(self, card: Card) -> Deck | None:
+        for deck in self.decks.values():
+            if card.type in deck.types:
+                return deck
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """A physical product: sizes in points; the safe zone is inset from the trim."""
+
+    id: str
+    title: str
+    kind: str  # card | token | board
+    width: float
+    height: float
+    bleed: float
+    safe: float
+    corner_radius: float
+    loc: Loc
+    tgc_product: str | None = None
+    tgc_pixels: tuple[int, int] | None = None

@@ -1,0 +1,102 @@
+"""Raw YAML files of a game folder -> the model. One module per kind of file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..diagnostics import Diagnostics, Loc
+from ..model import Game, frozen_map
+from ..source import SourceError, YMap, load
+from .cards import read_card_file
+from .checks import read_checks
+from .common import check_keys, expect_map
+from .game import GAME_FILE_KEYS, read_card_types, read_decks, read_enums, read_info
+from .tables import read_tables
+
+GAME_FILE = "game.yaml"
+# Files a later stage owns; the loader leaves them alone.
+OTHER_FILES = ("acknowledged.yaml",)
+
+
+def display_path(path: Path, root: Path | None) -> str:
+    """Paths in messages are relative to the project root when they can be."""
+    if root is not None:
+        try:
+            return str(path.resolve().relative_to(root.resolve()))
+        except ValueError:
+            pass
+    return str(path)
+
+
+def load_game(folder: Path, diags: Diagnostics, root: Path | None = None) -> Game | None:
+    """Read every YAML file of a game folder; None when the game cannot be assembled."""
+    game_path = folder / GAME_FILE
+    shown = display_path(game_path, root)
+    if not game_path.is_file():
+        diags.error(Loc(shown), f"no {GAME_FILE} in {display_path(folder, root)}")
+        return None
+    documents: list[tuple[str, YMap]] = []
+    for path in sorted(folder.glob("*.yaml")):
+        if path.name in OTHER_FILES:
+            continue
+        name = display_path(path, root)
+        try:
+            doc = load(path, name)
+        except SourceError as exc:
+            diags.error(exc.loc, exc.message)
+            continue
+        m = expect_map(doc, Loc(name), "a game file's top level", diags)
+        if m is not None:
+            documents.append((path.name, m))
+
+    game_doc = next((m for n, m in documents if n == GAME_FILE), None)
+    if game_doc is None:
+        return None
+    check_keys(game_doc, GAME_FILE, GAME_FILE_KEYS, diags, required=("game", "card_types"))
+    info_raw = expect_map(game_doc.get("game"), game_doc.loc_of("game"), "game", diags)
+    info = read_info(info_raw, folder.name, diags) if info_raw is not None else None
+    enums = read_enums(game_doc.get("enums", YMap(game_doc.loc)), game_doc.loc_of("enums"), diags)
+    card_types = read_card_types(
+        game_doc.get("card_types"), game_doc.loc_of("card_types"), enums, diags
+    )
+    decks = read_decks(
+        game_doc.get("decks", YMap(game_doc.loc)), game_doc.loc_of("decks"), card_types, diags
+    )
+
+    cards, tables, checks = [], {}, []
+    for name, doc in documents:
+        if name == GAME_FILE:
+            continue
+        kinds = [k for k in ("cards", "tables", "checks") if k in doc]
+        if len(kinds) != 1:
+            found = ", ".join(kinds) or "none of them"
+            diags.error(
+                doc.loc, f"a game file holds exactly one of cards, tables or checks (found {found})"
+            )
+            continue
+        if kinds == ["cards"]:
+            cards.extend(read_card_file(doc, card_types, diags))
+        elif kinds == ["tables"]:
+            for table in read_tables(doc, enums, diags):
+                if table.id in tables:
+                    diags.error(
+                        table.loc,
+                        f"table {table.id!r} is defined twice (first at {tables[table.id].loc})",
+                    )
+                else:
+                    tables[table.id] = table
+        else:
+            checks.extend(read_checks(doc, diags))
+    if info is None:
+        return None
+    return Game(
+        info=info,
+        folder=folder,
+        enums=frozen_map(enums),
+        card_types=frozen_map(card_types),
+        decks=frozen_map(decks),
+        cards=tuple(cards),
+        tables=frozen_map(tables),
+        checks=tuple(checks),
+        files=tuple(n for n, _ in documents),
+    )

@@ -1,0 +1,87 @@
+"""Card files: `type:` plus a list of `cards:`; fields are checked later against the schema."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..diagnostics import Diagnostics, Loc
+from ..model import Card, CardType, Unknown, frozen_map
+from ..source import YMap
+from .common import check_keys, describe, expect_list, expect_map, to_value
+
+CARD_FILE_KEYS = ("type", "cards", "note")
+
+
+def read_card_file(doc: YMap, card_types: Mapping[str, CardType], diags: Diagnostics) -> list[Card]:
+    check_keys(doc, "card file", CARD_FILE_KEYS, diags, required=("type", "cards"))
+    type_id = doc.get("type")
+    card_type = card_types.get(type_id) if isinstance(type_id, str) else None
+    if card_type is None and "type" in doc:
+        known = ", ".join(sorted(card_types)) or "none declared in game.yaml"
+        diags.error(doc.loc_of("type"), f"no card type {type_id!r} (known: {known})")
+    items = expect_list(doc.get("cards"), doc.loc_of("cards"), "cards", diags)
+    if items is None or card_type is None:
+        return []
+    cards = []
+    for i, raw in enumerate(items):
+        m = expect_map(raw, items.loc_of(i), f"card #{i + 1}", diags)
+        if m is not None:
+            card = _read_card(m, card_type, diags)
+            if card is not None:
+                cards.append(card)
+    return cards
+
+
+def _read_card(m: YMap, card_type: CardType, diags: Diagnostics) -> Card | None:
+    card_id = m.get("id")
+    name = m.get("name")
+    if not isinstance(card_id, str):
+        diags.error(
+            m.loc_of("id"), f"a {card_type.id} card needs an 'id' (text), not {describe(card_id)}"
+        )
+        return None
+    if not isinstance(name, str) or not name.strip():
+        diags.error(
+            m.loc_of("name"), f"card {card_id!r} needs a 'name' (text), not {describe(name)}"
+        )
+        name = card_id
+    count = _read_count(m, card_id, diags)
+    fields = {}
+    locs: dict[str, Loc] = {}
+    for key, raw in m.items():
+        locs[key] = m.loc_of(key)
+        if key not in ("id", "name", "count", "number", "note"):
+            fields[key] = to_value(raw, m.loc_of(key), diags)
+    all_specs = {**card_type.fields, **card_type.back_fields}
+    for key, spec in all_specs.items():
+        if key not in fields and spec.has_default:
+            fields[key] = spec.default
+    number = m.get("number")
+    number = to_value(number, m.loc_of("number"), diags) if number is not None else None
+    note = m.get("note")
+    return Card(
+        id=card_id,
+        type=card_type.id,
+        name=name,
+        count=count,
+        fields=frozen_map(fields),
+        loc=m.loc,
+        field_locs=frozen_map(locs),
+        number=number,
+        note=note if isinstance(note, str) else None,
+    )
+
+
+def _read_count(m: YMap, card_id: str, diags: Diagnostics) -> int | Unknown:
+    if "count" not in m:
+        return 1
+    value = to_value(m["count"], m.loc_of("count"), diags)
+    if isinstance(value, Unknown):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return value
+    diags.error(
+        m.loc_of("count"),
+        f"card {card_id!r}: count must be a whole number >= 1, not {describe(value)}",
+    )
+    return 1

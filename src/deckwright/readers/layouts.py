@@ -1,0 +1,139 @@
+"""`layouts/*.yaml`: product sizes shared by every game, with `extends` for variants."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import Diagnostics, Loc
+from ..model import Layout
+from ..source import SourceError, YList, YMap, load
+from ..units import UnitError, to_points
+from .common import check_keys, check_slug, expect_map
+
+LAYOUT_KEYS = ("title", "kind", "trim", "bleed", "safe", "corner_radius", "tgc", "extends", "note")
+KINDS = ("card", "token", "board")
+
+
+def read_layouts(folder: Path, diags: Diagnostics, display) -> dict[str, Layout]:
+    raw: dict[str, YMap] = {}
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            doc = load(path, display(path))
+        except SourceError as exc:
+            diags.error(exc.loc, exc.message)
+            continue
+        m = expect_map(doc, Loc(display(path)), "a layouts file", diags)
+        if m is None:
+            continue
+        if "layouts" not in m:
+            continue  # another kind of file in layouts/ (paper sizes, ...)
+        check_keys(m, "layouts file", ("layouts", "papers", "note"), diags)
+        entries = expect_map(m["layouts"], m.loc_of("layouts"), "layouts", diags)
+        for layout_id, spec in (entries or {}).items():
+            if not check_slug(layout_id, entries.key_loc(layout_id), "layout id", diags):
+                continue
+            if layout_id in raw:
+                diags.error(entries.key_loc(layout_id), f"layout {layout_id!r} is defined twice")
+                continue
+            spec_map = expect_map(spec, entries.loc_of(layout_id), f"layout {layout_id!r}", diags)
+            if spec_map is not None:
+                check_keys(spec_map, f"layout {layout_id!r}", LAYOUT_KEYS, diags)
+                raw[layout_id] = spec_map
+    layouts = {}
+    for layout_id in raw:
+        merged = _merged(layout_id, raw, diags, ())
+        if merged is not None:
+            layout = _build(layout_id, merged, raw[layout_id].loc, diags)
+            if layout is not None:
+                layouts[layout_id] = layout
+    return layouts
+
+
+def _merged(layout_id: str, raw: dict[str, YMap], diags: Diagnostics, chain: tuple) -> dict | None:
+    spec = raw[layout_id]
+    parent = spec.get("extends")
+    if parent is None:
+        return {k: (v, spec.loc_of(k)) for k, v in spec.items()}
+    if parent not in raw:
+        diags.error(
+            spec.loc_of("extends"), f"layout {layout_id!r} extends unknown layout {parent!r}"
+        )
+        return None
+    if parent in chain or parent == layout_id:
+        diags.error(spec.loc_of("extends"), f"layout {layout_id!r}: extends forms a cycle")
+        return None
+    base = _merged(parent, raw, diags, (*chain, layout_id))
+    if base is None:
+        return None
+    base.update({k: (v, spec.loc_of(k)) for k, v in spec.items() if k != "extends"})
+    return base
+
+
+def _length(entry: tuple[Any, Loc] | None, what: str, diags: Diagnostics) -> float | None:
+    if entry is None:
+        return None
+    value, loc = entry
+    try:
+        return to_points(value)
+    except UnitError as exc:
+        diags.error(loc, f"{what}: {exc}")
+        return None
+
+
+def _build(layout_id: str, m: dict, loc: Loc, diags: Diagnostics) -> Layout | None:
+    what = f"layout {layout_id!r}"
+    for key in ("title", "kind", "trim", "bleed", "safe"):
+        if key not in m:
+            diags.error(loc, f"{what} is missing {key!r}")
+            return None
+    kind, kind_loc = m["kind"]
+    if kind not in KINDS:
+        diags.error(kind_loc, f"{what}: kind must be one of {', '.join(KINDS)}")
+        return None
+    trim, trim_loc = m["trim"]
+    if not (isinstance(trim, YList) and len(trim) == 2):
+        diags.error(trim_loc, f"{what}: trim must be [width, height]")
+        return None
+    width = _length((trim[0], trim_loc), what, diags)
+    height = _length((trim[1], trim_loc), what, diags)
+    bleed = _length(m["bleed"], what, diags)
+    safe = _length(m["safe"], what, diags)
+    radius = _length(m.get("corner_radius", (0, loc)), what, diags)
+    product = pixels = None
+    if "tgc" in m:
+        tgc, tgc_loc = m["tgc"]
+        if (
+            isinstance(tgc, YMap)
+            and isinstance(tgc.get("product"), str)
+            and _pixel_pair(tgc.get("pixels"))
+        ):
+            product, pixels = tgc["product"], tuple(tgc["pixels"])
+        else:
+            diags.error(tgc_loc, f"{what}: tgc must be {{product: NAME, pixels: [width, height]}}")
+    if None in (width, height, bleed, safe, radius):
+        return None
+    if width <= 0 or height <= 0 or bleed < 0 or safe < 0:
+        diags.error(trim_loc, f"{what}: sizes must be positive")
+        return None
+    return Layout(
+        id=layout_id,
+        title=m["title"][0],
+        kind=kind,
+        width=width,
+        height=height,
+        bleed=bleed,
+        safe=safe,
+        corner_radius=radius,
+        loc=loc,
+        tgc_product=product,
+        tgc_pixels=pixels,
+    )
+
+
+def _pixel_pair(value: Any) -> bool:
+    return (
+        isinstance(value, YList)
+        and len(value) == 2
+        and all(isinstance(v, int) and v > 0 for v in value)
+    )
