@@ -112,6 +112,7 @@ class Row:
     loc: Loc
     value_locs: Mapping[str, Loc]
     derived_from: Any = None  # the key of the row this one extends, if any
+    note: str | None = None
 
     def loc_of(self, name: str) -> Loc:
         return self.value_locs.get(name, self.loc)

@@ -8,7 +8,7 @@ from typing import Any
 from ..diagnostics import Diagnostics, Loc
 from ..model import FIELD_TYPES, FieldSpec
 from ..source import YList, YMap
-from .common import check_keys, describe, expect_map, get_bool
+from .common import check_keys, describe, expect_map, get_bool, to_value
 
 SPEC_KEYS = (
     "type",
@@ -114,7 +114,7 @@ def read_field_spec(
         type=ftype,
         loc=m.loc,
         required=get_bool(m, "required", label, diags, default=not has_default and expr is None),
-        default=m.get("default"),
+        default=to_value(m.get("default"), m.loc_of("default"), diags),
         has_default=has_default,
         values=values,
         to=to,

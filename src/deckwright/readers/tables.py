@@ -96,6 +96,7 @@ class _RawRow:
         self.extends: Any = None
         self.extends_loc: Loc = loc
         self.add: dict[str, tuple] = {}
+        self.note: str | None = None
 
 
 def _generated_rows(t: YMap, columns, what: str, diags: Diagnostics) -> list[_RawRow]:
@@ -148,6 +149,8 @@ def _literal_rows(t: YMap, columns: Mapping[str, FieldSpec], what: str, diags) -
             if name in given_columns:
                 row.values[name] = to_value(value, m.loc_of(name), diags)
                 row.locs[name] = m.loc_of(name)
+        if isinstance(m.get("note"), str):
+            row.note = m["note"]
         if "extends" in m:
             row.extends = m["extends"]
             row.extends_loc = m.loc_of("extends")
@@ -259,4 +262,5 @@ def _compute(raw: _RawRow, columns: Mapping[str, FieldSpec], what: str, diags) -
         loc=raw.loc,
         value_locs=frozen_map(locs),
         derived_from=raw.extends,
+        note=raw.note,
     )
