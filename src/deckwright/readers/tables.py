@@ -246,6 +246,10 @@ def _compute(raw: _RawRow, columns: Mapping[str, FieldSpec], what: str, diags) -
     values = dict(raw.values)
     locs = dict(raw.locs)
     for name, spec in columns.items():
+        if name not in values and spec.has_default and spec.expr is None:
+            values[name] = spec.default
+            locs[name] = spec.loc
+    for name, spec in columns.items():
         if spec.expr is None:
             continue
         names = {k: expose(v, k) for k, v in values.items()}
