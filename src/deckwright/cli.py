@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
 from .diagnostics import Diagnostics
+from .outputs.base import DUPLEX, PAPERS, BuildOptions
 from .outputs.export import export_csv, export_json
-from .pipeline import Checked, check_game, load_layouts
+from .pipeline import OUTPUT_KINDS, Checked, available_kinds, build_game, check_game, load_layouts
 from .project import Project, find_root
 from .writer import Writer
 
@@ -36,9 +38,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="list the games of the project")
 
     validate = sub.add_parser("validate", help="check games against their schema and rules")
-    validate.add_argument(
-        "games", nargs="*", metavar="GAME", help="game ids or folders (default: all)"
-    )
+    validate.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all)")
     validate.add_argument("--format", choices=("text", "json"), default="text")
     validate.add_argument("--strict", action="store_true", help="treat warnings as errors")
     validate.add_argument("--quiet", action="store_true", help="errors only, no warnings")
@@ -49,10 +49,51 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
 
     build = sub.add_parser("build", help="validate, then render a game's print files")
+    build.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all)")
     build.add_argument(
-        "games", nargs="*", metavar="GAME", help="game ids or folders (default: all)"
+        "--only",
+        type=_kinds,
+        default=None,
+        metavar="KINDS",
+        help=f"comma-separated outputs to build ({', '.join(OUTPUT_KINDS)}; default: all)",
     )
+    build.add_argument("--paper", choices=PAPERS, default="a4", help="rulebook paper size")
+    build.add_argument("--booklet", action="store_true", help="also impose the rulebook as a booklet")
+    build.add_argument("--duplex", choices=DUPLEX, default="long-edge", help="print-and-play flip edge")
+    build.add_argument("--gutterfold", action="store_true", help="print-and-play without duplex")
+    build.add_argument(
+        "--back-offset",
+        type=_offset,
+        default=(0.0, 0.0),
+        metavar="X,Y",
+        help="shift of every backs page in mm, from the alignment sheet",
+    )
+    build.add_argument("--ink-saver", action="store_true", help="drop full-bleed backgrounds")
+    build.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: cores)")
+    build.add_argument("--no-cache", action="store_true", help="render everything afresh")
+    build.add_argument("--quiet", action="store_true", help="print errors only")
     return parser
+
+
+def _kinds(text: str) -> tuple[str, ...]:
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    unknown = [k for k in kinds if k not in OUTPUT_KINDS]
+    if unknown or not kinds:
+        choices = ", ".join(OUTPUT_KINDS)
+        raise argparse.ArgumentTypeError(
+            f"unknown output {', '.join(unknown) or '(none)'}; choose from {choices}"
+        )
+    return kinds
+
+
+def _offset(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError("--back-offset takes X,Y in millimetres, e.g. 0.5,-1") from None
+    if abs(x) > 10 or abs(y) > 10:
+        raise argparse.ArgumentTypeError("--back-offset is limited to 10 mm each way")
+    return (x, y)
 
 
 class Cli:
@@ -78,8 +119,9 @@ class Cli:
 
     def check_all(self, names: Sequence[str]) -> tuple[list[Checked], Diagnostics]:
         shared = Diagnostics()
-        layouts = load_layouts(self.project, shared)
-        return [check_game(self.project, f, layouts) for f in self.folders(names)], shared
+        self.layouts = load_layouts(self.project, shared)
+        folders = self.folders(names)
+        return [check_game(self.project, f, self.layouts) for f in folders], shared
 
     # -- commands --------------------------------------------------------------------------
 
@@ -118,9 +160,7 @@ class Cli:
             for r in results:
                 state = "ok" if not r.diags.has_errors else "FAILED"
                 n_err, n_warn = len(r.diags.errors), len(r.diags.warnings)
-                print(
-                    f"{r.folder.name}: {state} ({n_err} errors, {n_warn} warnings)", file=sys.stderr
-                )
+                print(f"{r.folder.name}: {state} ({n_err} errors, {n_warn} warnings)", file=sys.stderr)
         failed = errors > 0 or (self.args.strict and warnings > 0)
         return EXIT_ERRORS if failed else EXIT_OK
 
@@ -142,23 +182,43 @@ class Cli:
         return EXIT_OK
 
     def build(self) -> int:
-        results, shared = self.check_all(self.args.games)
+        args = self.args
+        kinds = args.only or tuple(available_kinds())
+        missing = [k for k in kinds if k not in available_kinds()]
+        if missing:
+            raise UsageError(f"this version cannot build {', '.join(missing)} yet")
+        options = BuildOptions(
+            paper=args.paper,
+            duplex=args.duplex,
+            gutterfold=args.gutterfold,
+            back_offset=args.back_offset,
+            ink_saver=args.ink_saver,
+            booklet=args.booklet,
+            jobs=args.jobs or os.cpu_count() or 1,
+            use_cache=not args.no_cache,
+        )
+        results, shared = self.check_all(args.games)
         for d in shared.sorted():
             print(d, file=sys.stderr)
         status = EXIT_ERRORS if shared.has_errors else EXIT_OK
         for r in results:
             for d in r.diags.errors:
                 print(d, file=sys.stderr)
-            if not r.ok:
+            if not r.ok or shared.has_errors:
                 print(f"{r.folder.name}: not built ({len(r.diags.errors)} errors)", file=sys.stderr)
                 status = EXIT_ERRORS
                 continue
-            game = r.game
-            copies = sum(c.copies for c in game.cards)
-            print(
-                f"{game.id}: valid — would render {len(game.cards)} card designs "
-                f"({copies} physical cards) in {len(game.decks)} decks"
-            )
+            built = build_game(self.project, r.game, self.layouts, options, kinds)
+            for d in built.diags.sorted():
+                if d.severity.value == "error" or not args.quiet:
+                    print(d, file=sys.stderr)
+            if not built.ok:
+                print(f"{r.game.id}: build failed; build/{r.game.id}/ left as it was", file=sys.stderr)
+                status = EXIT_ERRORS
+            elif not args.quiet:
+                print(
+                    f"{r.game.id}: built {len(built.written)} files into build/{r.game.id}/ ({', '.join(kinds)})"
+                )
         return status
 
 

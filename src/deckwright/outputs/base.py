@@ -1,0 +1,56 @@
+"""What every output builder receives, and what it gives back.
+
+An output builder is a function `build(ctx: BuildContext) -> list[Output]` in its own module
+under `outputs/`. It returns bytes with a path relative to `build/<game>/`; the pipeline writes
+them atomically. Builders never touch the disk themselves and report problems in `ctx.diags`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import Diagnostics
+from ..model import Game, Layout
+from ..project import Project
+from ..render.fonts import FontRegistry
+
+PAPERS = ("a4", "letter")
+DUPLEX = ("long-edge", "short-edge")
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    paper: str = "a4"  # rulebook paper; the print-and-play builds both
+    duplex: str = "long-edge"
+    gutterfold: bool = False
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm, applied to every backs page
+    ink_saver: bool = False
+    booklet: bool = False
+    jobs: int = 1
+    use_cache: bool = True
+
+
+@dataclass(frozen=True)
+class Output:
+    path: str  # relative to build/<game>/
+    data: bytes
+
+
+@dataclass
+class BuildContext:
+    project: Project
+    game: Game
+    layouts: Mapping[str, Layout]
+    options: BuildOptions
+    diags: Diagnostics
+    fonts: FontRegistry
+    # Work shared between builders of one game (rendered card SVGs, PNGs, ...), keyed by name.
+    shared: dict[str, Any] = field(default_factory=dict)
+
+    def memo(self, key: str, make):
+        """Compute a shared intermediate once per build."""
+        if key not in self.shared:
+            self.shared[key] = make()
+        return self.shared[key]

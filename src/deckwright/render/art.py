@@ -1,0 +1,127 @@
+"""Card art: `art/<game>/<card-id>.png|jpg|svg`, fitted and cropped to the template's slot.
+
+Art comes from anywhere, so it is treated as hostile: the path must stay inside `art/` (no
+symlink leaving it), raster images are size-checked before decoding (decompression bombs),
+and SVG art that points outside itself (http:, file:, entities) is refused. Nothing is fetched.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image
+
+from .geometry import Box
+
+EXTENSIONS = (".png", ".jpg", ".jpeg", ".svg")
+MAX_PIXELS = 50_000_000  # ~7000 x 7000: far beyond any card at 300 DPI
+MAX_ART_BYTES = 40 * 1024 * 1024
+MIN_DPI = 300
+_MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
+_EXTERNAL = re.compile(
+    rb"<!DOCTYPE|<!ENTITY|(?:href|src)\s*=\s*[\"'](?!#|data:)|url\(\s*[\"']?(?!#|data:)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Issue:
+    severity: str
+    message: str
+
+
+@dataclass
+class ArtResult:
+    svg: str
+    issues: list[Issue] = field(default_factory=list)
+    source: Path | None = None
+
+
+class ArtLibrary:
+    def __init__(self, art_dir: Path) -> None:
+        self.art_dir = art_dir
+
+    def find(self, game_id: str, card_id: str) -> Path | None:
+        folder = self.art_dir / game_id
+        for ext in EXTENSIONS:
+            path = folder / f"{card_id}{ext}"
+            if path.exists() or path.is_symlink():
+                return path
+        return None
+
+    def image(self, game_id: str, card_id: str, box: Box) -> ArtResult:
+        path = self.find(game_id, card_id)
+        if path is None:
+            return ArtResult(placeholder(box))
+        try:
+            data, mime, issues = self._load(path, box)
+        except ArtError as exc:
+            return ArtResult(placeholder(box, "ART REFUSED"), [Issue("error", f"{path.name}: {exc}")])
+        href = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+        clip = f"art-clip-{card_id}"
+        svg = (
+            f'<clipPath id="{clip}"><rect x="{box.x:.3f}" y="{box.y:.3f}" width="{box.w:.3f}" '
+            f'height="{box.h:.3f}"/></clipPath>'
+            f'<image x="{box.x:.3f}" y="{box.y:.3f}" width="{box.w:.3f}" height="{box.h:.3f}" '
+            f'preserveAspectRatio="xMidYMid slice" clip-path="url(#{clip})" href="{href}"/>'
+        )
+        return ArtResult(svg, issues, path)
+
+    def _load(self, path: Path, box: Box) -> tuple[bytes, str, list[Issue]]:
+        root = self.art_dir.resolve()
+        real = path.resolve()
+        if root not in real.parents:
+            raise ArtError("refused: the file (or the link it is) points outside art/")
+        if not real.is_file():
+            raise ArtError("not a file")
+        if real.stat().st_size > MAX_ART_BYTES:
+            raise ArtError(f"larger than {MAX_ART_BYTES // (1024 * 1024)} MB")
+        data = real.read_bytes()
+        suffix = path.suffix.lower()
+        if suffix == ".svg":
+            if _EXTERNAL.search(data):
+                raise ArtError("refused: SVG art refers to outside resources or declares entities")
+            return data, _MIME[suffix], []
+        return data, _MIME[suffix], _check_raster(data, box)
+
+
+class ArtError(Exception):
+    pass
+
+
+def _check_raster(data: bytes, box: Box) -> list[Issue]:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as img:
+                width, height = img.size
+                if width * height > MAX_PIXELS:
+                    raise ArtError(f"{width} x {height} pixels is too large; refused")
+                img.verify()
+    except ArtError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ArtError("image is a decompression bomb; refused") from None
+    except Exception as exc:  # Pillow raises many types for corrupt files
+        raise ArtError(f"cannot read image ({exc.__class__.__name__})") from None
+    # "slice" fitting scales to cover the box, so the smaller ratio decides the DPI.
+    dpi = min(width / (box.w / 72), height / (box.h / 72))
+    if dpi < MIN_DPI:
+        return [Issue("warning", f"{dpi:.0f} DPI at print size, below {MIN_DPI}")]
+    return []
+
+
+def placeholder(box: Box, label: str = "ART") -> str:
+    """A clean, obviously-empty art slot."""
+    return (
+        f'<g class="art-placeholder"><rect x="{box.x:.3f}" y="{box.y:.3f}" width="{box.w:.3f}" '
+        f'height="{box.h:.3f}" fill="#f2f2f2" stroke="#b0b0b0" stroke-width="0.5" '
+        f'stroke-dasharray="3 2"/>'
+        f'<path d="M{box.x:.3f} {box.y:.3f}L{box.right:.3f} {box.bottom:.3f}M{box.right:.3f} '
+        f'{box.y:.3f}L{box.x:.3f} {box.bottom:.3f}" stroke="#d0d0d0" stroke-width="0.5"/></g>'
+    )

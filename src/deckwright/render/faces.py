@@ -1,0 +1,110 @@
+"""Every distinct card face of a game, front and back, as SVG — the input of every card output.
+
+A card's front is its own face. Its back is its own face when the card type is double-sided
+(a Mentor's Transformed side); otherwise cards share the back of their type or deck, drawn once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import jinja2
+
+from ..diagnostics import Diagnostics, Loc
+from ..model import Card, Game, Layout
+from .svg import BACK, FRONT, CardRenderer, Problem
+
+
+@dataclass(frozen=True)
+class Face:
+    """One image to print: a file stem, its SVG, and the layout it is drawn for."""
+
+    name: str
+    svg: str
+    layout: Layout
+    template: str
+
+
+@dataclass
+class FaceSet:
+    faces: dict[str, Face] = field(default_factory=dict)
+    front_of: dict[str, str] = field(default_factory=dict)  # card id -> face name
+    back_of: dict[str, str] = field(default_factory=dict)
+
+    def add(self, face: Face) -> None:
+        self.faces[face.name] = face
+
+
+def shared_back_name(renderer: CardRenderer, card: Card) -> str:
+    card_type = renderer.game.card_types[card.type]
+    template = renderer.find_template(card_type, BACK) or "back"
+    stem = template.rsplit("/", 1)[-1].removesuffix(".svg.j2")
+    return stem if stem.startswith("back") else f"back-{stem.removesuffix('-back')}"
+
+
+def render_faces(
+    game: Game, layouts: Mapping[str, Layout], renderer: CardRenderer, diags: Diagnostics
+) -> FaceSet:
+    """Render every face; template errors and text problems go to `diags`."""
+    result = FaceSet()
+    for card in game.cards:
+        card_type = game.card_types[card.type]
+        layout = layouts[card_type.layout]
+        front = _render(renderer, card, FRONT, f"{card.id}-front", layout, diags)
+        if front is not None:
+            result.add(front)
+            result.front_of[card.id] = front.name
+        if card_type.double_sided:
+            back_name = f"{card.id}-back"
+        else:
+            back_name = shared_back_name(renderer, card)
+        if back_name not in result.faces:
+            back = _render(renderer, card, BACK, back_name, layout, diags)
+            if back is None:
+                continue
+            result.add(back)
+        result.back_of[card.id] = back_name
+    return result
+
+
+def _render(
+    renderer: CardRenderer, card: Card, side: str, name: str, layout: Layout, diags: Diagnostics
+) -> Face | None:
+    try:
+        rendered = renderer.render(card, side)
+    except jinja2.TemplateNotFound as exc:
+        diags.error(card.loc, f"card {card.id!r}: no {side} template (looked for {exc.name})")
+        return None
+    except jinja2.TemplateSyntaxError as exc:
+        diags.error(
+            Loc(f"templates/{exc.name or exc.filename}", exc.lineno or 1), f"template error: {exc.message}"
+        )
+        return None
+    except jinja2.TemplateError as exc:
+        where = _template_frame(exc, renderer)
+        diags.error(where or card.loc, f"card {card.id!r}: {side} template failed: {exc}")
+        return None
+    _report(rendered.problems, diags)
+    return Face(name, rendered.svg, layout, rendered.template)
+
+
+def _template_frame(exc: BaseException, renderer: CardRenderer) -> Loc | None:
+    """The template file and line an error was raised at, from the traceback."""
+    tb = exc.__traceback__
+    found = None
+    templates = str(renderer.templates_dir)
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.startswith(templates):
+            found = Loc("templates/" + filename[len(templates) :].lstrip("/"), tb.tb_lineno)
+        tb = tb.tb_next
+    return found
+
+
+def _report(problems: list[Problem], diags: Diagnostics) -> None:
+    for p in problems:
+        if p.severity == "error":
+            diags.error(p.loc, p.message)
+        else:
+            diags.warning(p.loc, p.message)

@@ -1,0 +1,57 @@
+"""SVG -> PNG with CairoSVG, encoded by Pillow.
+
+CairoSVG draws; Pillow encodes, because cairo's own PNG writer spends most of a card's time in
+zlib at a high level (DESIGN.md: ~25 of ~37 ms). Full-bleed faces have no transparency, so they
+are stored as RGB. Only `data:` URLs are ever fetched: a card never reaches the network or disk.
+"""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+PNG_COMPRESS_LEVEL = 3
+
+
+class RasterError(Exception):
+    pass
+
+
+def _only_data_urls(url: str, resource_type: str) -> bytes:
+    import cairosvg.url
+
+    if url.startswith("data:"):
+        return cairosvg.url.fetch(url, resource_type)
+    raise RasterError(f"refused to fetch {url[:60]!r}: cards may only embed data")
+
+
+def svg_to_image(svg: str, width_px: int, height_px: int) -> Image.Image:
+    """Draw an SVG at an exact pixel size."""
+    from cairosvg.parser import Tree
+    from cairosvg.surface import PNGSurface
+
+    tree = Tree(bytestring=svg.encode("utf-8"), unsafe=False, url_fetcher=_only_data_urls)
+    surface = PNGSurface(tree, None, 72, output_width=width_px, output_height=height_px)
+    cairo_surface = surface.cairo
+    cairo_surface.flush()
+    w, h = cairo_surface.get_width(), cairo_surface.get_height()
+    if (w, h) != (width_px, height_px):
+        raise RasterError(f"drew {w} x {h} px, expected {width_px} x {height_px}")
+    data = bytes(cairo_surface.get_data())
+    stride = cairo_surface.get_stride()
+    surface.finish()
+    # cairo stores premultiplied BGRA in native order (little-endian here): Pillow's "BGRa".
+    return Image.frombuffer("RGBA", (w, h), data, "raw", "BGRa", stride, 1)
+
+
+def encode_png(image: Image.Image) -> bytes:
+    if image.mode == "RGBA" and image.getextrema()[3][0] == 255:
+        image = image.convert("RGB")
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return out.getvalue()
+
+
+def svg_to_png(svg: str, width_px: int, height_px: int) -> bytes:
+    return encode_png(svg_to_image(svg, width_px, height_px))

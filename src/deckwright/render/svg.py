@@ -1,0 +1,173 @@
+"""Card faces and backs as SVG, from Jinja2 templates found by convention.
+
+`templates/<game>/<type>-front.svg.j2` draws a card type's face; its back is
+`<type>-back.svg.j2`, else the deck's `<deck>-back.svg.j2`, else the game's `back.svg.j2`.
+Templates get the card, the game, the layout geometry, the game's style (`style.yaml`) and
+helpers that measure text with the font that draws it (`text()`), draw icons and art, and
+show unknown values as visible placeholders. Autoescape is on and undefined names are errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from ..diagnostics import Loc
+from ..model import Card, CardType, Deck, Game, Layout, Unknown
+from .art import ArtLibrary
+from .geometry import Box, CardGeometry
+from .style import Style
+from .textsvg import TextPainter
+
+FRONT, BACK = "front", "back"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something a render found wrong with the data: overflow, a missing glyph, low-res art."""
+
+    severity: str  # error | warning
+    loc: Loc
+    message: str
+
+
+@dataclass
+class Rendered:
+    svg: str
+    template: str
+    problems: list[Problem] = field(default_factory=list)
+
+
+class CardView:
+    """What a template sees of a card: its fields as attributes, unknowns kept as Unknown."""
+
+    def __init__(self, card: Card, card_type: CardType) -> None:
+        self._card = card
+        self.id = card.id
+        self.name = card.name
+        self.count = card.count
+        self.number = card.number
+        self.type = card.type
+        self.type_title = card_type.title
+        self.fields = card.fields
+
+    def __getattr__(self, name: str) -> Any:
+        fields = self.__dict__.get("fields", {})
+        if name in fields:
+            return fields[name]
+        raise AttributeError(f"card {self.__dict__.get('id')!r} has no field {name!r}")
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.fields.get(name, default)
+
+
+def template_names(game: Game, card_type: CardType, deck: Deck | None, side: str) -> list[str]:
+    """Candidate template names for a side, most specific first."""
+    names = [f"{game.id}/{card_type.id}-{side}.svg.j2"]
+    if side == BACK:
+        if deck is not None:
+            names.append(f"{game.id}/{deck.back or deck.id}-back.svg.j2")
+        names.append(f"{game.id}/back.svg.j2")
+    return names
+
+
+class CardRenderer:
+    """Renders one game's cards to SVG text."""
+
+    def __init__(
+        self,
+        templates_dir: Path,
+        game: Game,
+        layouts: Mapping[str, Layout],
+        style: Style,
+        painter: TextPainter,
+        art: ArtLibrary,
+    ) -> None:
+        self.game = game
+        self.layouts = layouts
+        self.style = style
+        self.painter = painter
+        self.art = art
+        self.templates_dir = templates_dir
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(templates_dir)),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        self.env.tests["unknown"] = lambda v: isinstance(v, Unknown)
+        self.env.filters["fmt"] = _fmt
+
+    def find_template(self, card_type: CardType, side: str) -> str | None:
+        deck = next((d for d in self.game.decks.values() if card_type.id in d.types), None)
+        for name in template_names(self.game, card_type, deck, side):
+            if (self.templates_dir / name).is_file():
+                return name
+        return None
+
+    def render(self, card: Card, side: str) -> Rendered:
+        """Render one side; raises jinja2.TemplateError for the pipeline to report."""
+        card_type = self.game.card_types[card.type]
+        name = self.find_template(card_type, side)
+        if name is None:
+            raise jinja2.TemplateNotFound(
+                " or ".join(template_names(self.game, card_type, self.game.deck_of(card), side))
+            )
+        layout = self.layouts[card_type.layout]
+        problems: list[Problem] = []
+        context = self._context(card, card_type, layout, problems)
+        svg = self.env.get_template(name).render(**context)
+        return Rendered(svg=svg, template=name, problems=problems)
+
+    def _context(
+        self, card: Card, card_type: CardType, layout: Layout, problems: list[Problem]
+    ) -> dict[str, Any]:
+        geom = CardGeometry(layout)
+
+        def text(value: Any, box: Box, style: str, field: str = "", **options: Any) -> Markup:
+            where = card.loc_of(field) if field else card.loc
+            result = self.painter.paint(value, box, self.style.text_style(style), **options)
+            for issue in result.issues:
+                problems.append(
+                    Problem(
+                        issue.severity,
+                        where,
+                        f"card {card.id!r}: {field or style}: {issue.message}",
+                    )
+                )
+            return Markup(result.svg)
+
+        def art(box: Box) -> Markup:
+            result = self.art.image(self.game.id, card.id, box)
+            for issue in result.issues:
+                problems.append(Problem(issue.severity, card.loc, f"card {card.id!r}: art: {issue.message}"))
+            return Markup(result.svg)
+
+        def icon(token: str, x: float, y: float, size: float) -> Markup:
+            return Markup(self.style.icon_svg(token, x, y, size))
+
+        return {
+            "card": CardView(card, card_type),
+            "game": self.game.info,
+            "geom": geom,
+            "layout": layout,
+            "style": self.style,
+            "colors": self.style.colors,
+            "text": text,
+            "art": art,
+            "icon": icon,
+            "Box": Box,
+        }
+
+
+def _fmt(value: float) -> str:
+    """Numbers in SVG attributes: short, stable, no float noise."""
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text

@@ -1,0 +1,132 @@
+"""Card text as SVG: a field value fitted into a box (render.text) and emitted as <text> lines
+with inline icons, or as a visible placeholder when the value is unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import escape
+
+from ..model import Unknown
+from .fonts import FontError, FontRegistry, describe_chars
+from .geometry import Box
+from .style import Style, TextStyle
+from .text import IconRun, TextRun, TextSpec, fit_line, fit_text
+
+PLACEHOLDER_FILL = "#c2185b"  # a magenta no card design uses: unknown text must stand out
+
+
+@dataclass(frozen=True)
+class Issue:
+    severity: str  # error | warning
+    message: str
+
+
+@dataclass
+class Painted:
+    svg: str
+    issues: list[Issue] = field(default_factory=list)
+
+
+def _fmt(value: float) -> str:
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+class TextPainter:
+    """Turns field values into SVG text for one game's style."""
+
+    def __init__(self, registry: FontRegistry, style: Style) -> None:
+        self.registry = registry
+        self.style = style
+        self.icon_widths: Mapping[str, float] = {t: i.width for t, i in style.icons.items()}
+
+    def spec(self, text_style: TextStyle, size: float | None = None) -> TextSpec:
+        face = self.registry.face(text_style.font, text_style.weight, text_style.style)
+        return TextSpec(
+            face=face,
+            size_pt=size or text_style.size,
+            min_size_pt=text_style.min_size,
+            line_height=text_style.line_height,
+            align=text_style.align,
+            valign=text_style.valign,
+        )
+
+    def paint(self, value: Any, box: Box, text_style: TextStyle, **options: Any) -> Painted:
+        """Fit `value` into `box`. Options: fill (colour), lines (1 = one line, a title)."""
+        if isinstance(value, Unknown):
+            return self._placeholder(value, box, text_style)
+        if value is None or value == "":
+            return Painted("")
+        if isinstance(value, list | tuple):
+            value = ", ".join(str(v) for v in value)
+        text = str(value)
+        try:
+            spec = self.spec(text_style)
+        except FontError as exc:
+            return Painted("", [Issue("error", str(exc))])
+        single = options.get("lines", text_style.lines) == 1
+        fitted = (fit_line if single else fit_text)(text, spec, box, self.icon_widths)
+        issues = []
+        if fitted.overflow is not None:
+            issues.append(
+                Issue(
+                    "error",
+                    f"text does not fit its {_fmt(box.w)} x {_fmt(box.h)} pt box even at "
+                    f"{_fmt(spec.smallest_pt)} pt: {fitted.overflow}",
+                )
+            )
+        if fitted.missing_glyphs:
+            issues.append(
+                Issue(
+                    "warning",
+                    f"font {spec.face} has no glyph for {describe_chars(fitted.missing_glyphs)}",
+                )
+            )
+        fill = options.get("fill", text_style.fill)
+        return Painted(self._svg(fitted, fill), issues)
+
+    def _svg(self, fitted, fill: str) -> str:
+        face = fitted.face
+        attrs = (
+            f'font-family="{escape(face.family)}" font-size="{_fmt(fitted.size_pt)}" '
+            f'font-weight="{face.svg_weight}" font-style="{face.svg_style}" fill="{escape(fill)}"'
+        )
+        parts = []
+        for line in fitted.lines:
+            for run in line.runs:
+                if isinstance(run, TextRun):
+                    parts.append(
+                        f'<text x="{_fmt(run.x)}" y="{_fmt(line.y)}" {attrs} '
+                        f'xml:space="preserve">{escape(run.text)}</text>'
+                    )
+                elif isinstance(run, IconRun):
+                    parts.append(self.style.icon_svg(run.name, run.x, run.y, run.height))
+        return "".join(parts)
+
+    def _placeholder(self, value: Unknown, box: Box, text_style: TextStyle) -> Painted:
+        """A dashed box saying what is missing, so an unknown never prints as blank."""
+        note = value.note or "not given by the source"
+        label_style = TextStyle(
+            name="placeholder",
+            font=text_style.font,
+            size=max(min(text_style.size, 8.0), 6.0),
+            min_size=6.0,
+            line_height=1.15,
+            fill=PLACEHOLDER_FILL,
+            align="middle",
+            valign="middle",
+        )
+        inner = box.inset(min(3.0, box.w / 10), min(2.0, box.h / 10))
+        label = self.paint(f"UNKNOWN — {note}", inner, label_style)
+        if label.issues:  # a long note: the word alone must still show
+            label = self.paint("UNKNOWN", inner, label_style)
+        frame = (
+            f'<rect x="{_fmt(box.x)}" y="{_fmt(box.y)}" width="{_fmt(box.w)}" height="{_fmt(box.h)}" '
+            f'fill="#fde7ef" fill-opacity="0.85" stroke="{PLACEHOLDER_FILL}" stroke-width="0.6" '
+            'stroke-dasharray="2.5 1.5"/>'
+        )
+        return Painted(f'<g class="unknown">{frame}{label.svg}</g>', [])
