@@ -103,6 +103,10 @@ class CardRenderer:
             keep_trailing_newline=True,
         )
         self.env.tests["unknown"] = lambda v: isinstance(v, Unknown)
+        # Boards print rules tables (team sizes by player count, ...): rows as plain mappings.
+        self.tables = {
+            table_id: [dict(row.values) for row in table.rows] for table_id, table in game.tables.items()
+        }
         self.env.filters["fmt"] = _fmt
 
     def find_template(self, card_type: CardType, side: str) -> str | None:
@@ -156,6 +160,7 @@ class CardRenderer:
         return {
             "card": CardView(card, card_type),
             "game": self.game.info,
+            "tables": self.tables,
             "geom": geom,
             "layout": layout,
             "style": self.style,
