@@ -40,5 +40,8 @@ $(STAMP): pyproject.toml | system
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+bench: $(STAMP)
+	$(BIN)/python tools/bench.py
+
 clean:
 	rm -rf build .pytest_cache .ruff_cache

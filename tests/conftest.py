@@ -8,12 +8,19 @@ from pathlib import Path
 import pytest
 
 from deckwright.diagnostics import Diagnostics
-from deckwright.pipeline import Checked, check_game, load_layouts
+from deckwright.pipeline import Checked, check_game, load_fonts, load_layouts, prepare_fonts
 from deckwright.project import Project
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 GAMES = ("light-and-mist", "midnight-congregation", "light-vs-darkness")
+
+
+def pytest_configure(config) -> None:
+    """Point fontconfig at the shipped fonts before any test imports cairo or WeasyPrint,
+    as `deckwright build` does; later projects' fonts resolve to the same folder."""
+    diags = Diagnostics()
+    assert prepare_fonts(Project(REPO), diags) is not None, [str(d) for d in diags]
 
 
 class TempProject:
@@ -23,11 +30,20 @@ class TempProject:
         self.root = root
         shutil.copytree(REPO / "layouts", root / "layouts")
         (root / "cards").mkdir()
+        (root / "fonts").symlink_to(REPO / "fonts")  # read-only here, and large
+        shutil.copytree(REPO / "templates" / "_shared", root / "templates" / "_shared")
         self.project = Project(root)
 
-    def add_game(self, source: Path, game_id: str | None = None) -> Path:
-        target = self.root / "cards" / (game_id or source.name)
+    def add_game(self, source: Path, game_id: str | None = None, templates: Path | None = None) -> Path:
+        """Copy a game folder in, with its templates (from templates/<id> beside it by default)."""
+        game_id = game_id or source.name
+        target = self.root / "cards" / game_id
         shutil.copytree(source, target)
+        templates = templates or source.parent / "templates" / source.name
+        if not templates.is_dir():
+            templates = REPO / "templates" / source.name
+        if templates.is_dir():
+            shutil.copytree(templates, self.root / "templates" / game_id)
         return target
 
     def path(self, game: str, file: str) -> Path:
@@ -41,11 +57,13 @@ class TempProject:
         assert found == count, f"{old!r} occurs {found} times in {file}, expected {count}"
         path.write_text(text.replace(old, new), encoding="utf-8")
 
-    def check(self, game: str) -> Checked:
+    def check(self, game: str, fit: bool = True) -> Checked:
+        """Validate a game; with `fit`, its text is laid out in its templates too."""
         shared = Diagnostics()
         layouts = load_layouts(self.project, shared)
+        fonts = load_fonts(self.project, shared) if fit else None
         assert not shared.has_errors, [str(d) for d in shared]
-        return check_game(self.project, self.root / "cards" / game, layouts)
+        return check_game(self.project, self.root / "cards" / game, layouts, fonts)
 
 
 @pytest.fixture

@@ -6,15 +6,29 @@ import argparse
 import json
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__
+from . import __version__, consistency
 from .diagnostics import Diagnostics
+from .lock import BuildLock, LockedError
 from .outputs.base import DUPLEX, PAPERS, BuildOptions
+from .outputs.check import check_page
 from .outputs.export import export_csv, export_json
-from .pipeline import OUTPUT_KINDS, Checked, available_kinds, build_game, check_game, load_layouts
+from .pipeline import (
+    OUTPUT_KINDS,
+    Checked,
+    available_kinds,
+    build_game,
+    check_game,
+    load_fonts,
+    load_layouts,
+    prepare_fonts,
+)
 from .project import Project, find_root
+from .uptodate import input_digest, is_up_to_date, record
+from .watch import snapshot, wait_for_change
 from .writer import Writer
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -42,6 +56,10 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("--format", choices=("text", "json"), default="text")
     validate.add_argument("--strict", action="store_true", help="treat warnings as errors")
     validate.add_argument("--quiet", action="store_true", help="errors only, no warnings")
+
+    check = sub.add_parser("check", help="the editor's check: every place where a game's texts disagree")
+    check.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all)")
+    check.add_argument("--strict", action="store_true", help="exit 1 when there are findings")
 
     export = sub.add_parser("export", help="write a game's normalised database")
     export.add_argument("game", metavar="GAME")
@@ -72,6 +90,12 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: cores)")
     build.add_argument("--no-cache", action="store_true", help="render everything afresh")
     build.add_argument("--quiet", action="store_true", help="print errors only")
+
+    watch = sub.add_parser("watch", help="rebuild a game whenever its files change")
+    watch.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all)")
+    watch.add_argument("--only", type=_kinds, default=None, metavar="KINDS", help="outputs to rebuild")
+    watch.add_argument("--interval", type=float, default=0.5, help="seconds between looks")
+    watch.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: cores)")
     return parser
 
 
@@ -117,11 +141,15 @@ class Cli:
             found.append(folder)
         return found
 
-    def check_all(self, names: Sequence[str]) -> tuple[list[Checked], Diagnostics]:
+    def check_all(
+        self, names: Sequence[str], activate_fonts: bool = False
+    ) -> tuple[list[Checked], Diagnostics]:
+        """Load and validate games; fonts are activated for cairo when a build follows."""
         shared = Diagnostics()
-        self.layouts = load_layouts(self.project, shared)
         folders = self.folders(names)
-        return [check_game(self.project, f, self.layouts) for f in folders], shared
+        self.layouts = load_layouts(self.project, shared)
+        self.fonts = (prepare_fonts if activate_fonts else load_fonts)(self.project, shared)
+        return [check_game(self.project, f, self.layouts, self.fonts) for f in folders], shared
 
     # -- commands --------------------------------------------------------------------------
 
@@ -164,6 +192,43 @@ class Cli:
         failed = errors > 0 or (self.args.strict and warnings > 0)
         return EXIT_ERRORS if failed else EXIT_OK
 
+    def check(self) -> int:
+        shared = Diagnostics()
+        layouts = load_layouts(self.project, shared)
+        folders = self.folders(self.args.games)
+        for d in shared.sorted():
+            print(d, file=sys.stderr)
+        status = EXIT_ERRORS if shared.has_errors else EXIT_OK
+        for folder in folders:
+            checked = check_game(self.project, folder, layouts)
+            if not checked.ok:
+                for d in checked.diags.errors:
+                    print(d, file=sys.stderr)
+                n_err = len(checked.diags.errors)
+                print(
+                    f"{folder.name}: not checked ({n_err} errors; see deckwright validate)", file=sys.stderr
+                )
+                status = EXIT_ERRORS
+                continue
+            game, diags = checked.game, Diagnostics()
+            report = consistency.run(game, diags, self.project.display)
+            page = check_page(self.project, game, report, diags)
+            for d in diags.sorted():
+                print(d, file=sys.stderr)
+            for finding in report.findings:
+                print(finding.line())
+            if page is not None:
+                Writer(self.project.build_dir / game.id).write_bytes("check.html", page)
+            counts = ", ".join(f"{kind} {len(found)}" for kind, found in report.by_kind().items() if found)
+            print(
+                f"{game.id}: {len(report.findings)} findings ({counts or 'none'}), "
+                f"{len(report.acknowledged)} acknowledged; see build/{game.id}/check.html",
+                file=sys.stderr,
+            )
+            if diags.has_errors or (self.args.strict and report.findings):
+                status = EXIT_ERRORS
+        return status
+
     def export(self) -> int:
         results, shared = self.check_all([self.args.game])
         result = results[0]
@@ -181,6 +246,24 @@ class Cli:
             print(f"wrote {out}", file=sys.stderr)
         return EXIT_OK
 
+    def watch(self) -> int:
+        """Build, then rebuild after every change to the data, templates, layouts or fonts."""
+        args = self.args
+        folders = self.folders(args.games)
+        roots = [*folders, self.project.layouts_dir, self.project.templates_dir, self.project.fonts_dir]
+        for extra in ("paper", "booklet", "duplex", "gutterfold", "back_offset", "ink_saver"):
+            setattr(args, extra, getattr(BuildOptions(), extra))
+        args.no_cache, args.quiet = False, False
+        state = snapshot(roots)
+        self.build()
+        print("watching for changes (Ctrl-C to stop)", file=sys.stderr)
+        while True:
+            paths, state = wait_for_change(roots, state, args.interval)
+            shown = ", ".join(self.project.display(p) for p in paths[:3])
+            more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
+            print(f"changed: {shown}{more}", file=sys.stderr)
+            self.build()
+
     def build(self) -> int:
         args = self.args
         kinds = args.only or tuple(available_kinds())
@@ -197,29 +280,81 @@ class Cli:
             jobs=args.jobs or os.cpu_count() or 1,
             use_cache=not args.no_cache,
         )
-        results, shared = self.check_all(args.games)
+        folders = self.folders(args.games)
+        shared = Diagnostics()
+        self.layouts = load_layouts(self.project, shared)
+        self.fonts = None  # loaded (and activated for cairo) when a game needs building
         for d in shared.sorted():
             print(d, file=sys.stderr)
-        status = EXIT_ERRORS if shared.has_errors else EXIT_OK
-        for r in results:
-            for d in r.diags.errors:
-                print(d, file=sys.stderr)
-            if not r.ok or shared.has_errors:
-                print(f"{r.folder.name}: not built ({len(r.diags.errors)} errors)", file=sys.stderr)
-                status = EXIT_ERRORS
-                continue
-            built = build_game(self.project, r.game, self.layouts, options, kinds)
-            for d in built.diags.sorted():
-                if d.severity.value == "error" or not args.quiet:
-                    print(d, file=sys.stderr)
-            if not built.ok:
-                print(f"{r.game.id}: build failed; build/{r.game.id}/ left as it was", file=sys.stderr)
-                status = EXIT_ERRORS
-            elif not args.quiet:
-                print(
-                    f"{r.game.id}: built {len(built.written)} files into build/{r.game.id}/ ({', '.join(kinds)})"
-                )
+        if shared.has_errors:
+            return EXIT_ERRORS
+        status = EXIT_OK
+        for folder in folders:
+            # one game's failure never stops the others; the exit code reports it
+            status = max(status, self._build_game(folder, options, kinds, shared))
         return status
+
+    def _build_game(
+        self, folder: Path, options: BuildOptions, kinds: Sequence[str], shared: Diagnostics
+    ) -> int:
+        args, project = self.args, self.project
+        roots = [
+            folder,
+            project.game_templates_dir(folder, folder.name),
+            project.templates_dir / "_shared",
+            project.layouts_dir,
+            project.fonts_dir,
+            project.art_dir / folder.name,
+        ]
+        inputs = input_digest(roots, options, kinds)
+        if options.use_cache and is_up_to_date(project.build_dir, folder.name, inputs):
+            if not args.quiet:
+                print(f"{folder.name}: up to date (nothing changed since the last build)")
+            return EXIT_OK
+        if self.fonts is None:
+            self.fonts = prepare_fonts(project, shared)
+            if self.fonts is None:
+                for d in shared.errors:
+                    print(d, file=sys.stderr)
+                return EXIT_ERRORS
+        checked = check_game(project, folder, self.layouts, self.fonts)
+        for d in checked.diags.sorted():
+            if d.severity.value == "error" or not args.quiet:
+                print(d, file=sys.stderr)
+        if not checked.ok:
+            print(f"{folder.name}: not built ({len(checked.diags.errors)} errors)", file=sys.stderr)
+            return EXIT_ERRORS
+        game_id = checked.game.id
+        progress = TerminalProgress(sys.stderr, quiet=args.quiet)
+        try:
+            with BuildLock(project.build_dir, game_id):
+                built = build_game(project, checked, self.layouts, self.fonts, options, kinds, progress)
+                if built.ok:
+                    record(project.build_dir, game_id, inputs, built.written)
+        except LockedError as exc:
+            print(f"deckwright: error: {exc}", file=sys.stderr)
+            return EXIT_ERRORS
+        except Exception as exc:  # a bug must not stop the other games from building
+            if os.environ.get("DECKWRIGHT_DEBUG"):
+                traceback.print_exc()
+            print(
+                f"deckwright: internal error while building {game_id}: {type(exc).__name__}: {exc} "
+                f"(set DECKWRIGHT_DEBUG=1 for the traceback); build/{game_id}/ left as it was",
+                file=sys.stderr,
+            )
+            return EXIT_ERRORS
+        for d in built.diags.sorted():
+            if d.severity.value == "error" or not args.quiet:
+                print(d, file=sys.stderr)
+        if not built.ok:
+            print(f"{game_id}: build failed; build/{game_id}/ left as it was", file=sys.stderr)
+            return EXIT_ERRORS
+        if not args.quiet:
+            print(
+                f"{game_id}: {len(built.written)} files in build/{game_id}/ "
+                f"({built.renders} rendered, {built.cache_hits} from cache)"
+            )
+        return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -234,8 +369,48 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except KeyboardInterrupt:
+        if args.command == "watch":
+            return EXIT_OK
         print("deckwright: interrupted", file=sys.stderr)
         return 130
+
+
+
+class TerminalProgress:
+    """A bar per stage on a terminal; one line per stage when output is not a terminal."""
+
+    WIDTH = 28
+
+    def __init__(self, stream, quiet: bool = False) -> None:
+        self.stream = stream
+        self.quiet = quiet
+        self.tty = stream.isatty()
+        self.stage, self.total, self.done = "", 0, 0
+
+    def start(self, stage: str, total: int) -> None:
+        self.stage, self.total, self.done = stage, total, 0
+        self._draw()
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+        self._draw()
+
+    def finish(self, summary: str = "") -> None:
+        if self.quiet:
+            return
+        end = "\r\x1b[K" if self.tty else ""
+        print(f"{end}{self.stage}: {summary}", file=self.stream, flush=True)
+
+    def step(self, message: str) -> None:
+        if not self.quiet:
+            print(message, file=self.stream, flush=True)
+
+    def _draw(self) -> None:
+        if self.quiet or not self.tty or self.total <= 0:
+            return
+        filled = self.WIDTH * self.done // self.total
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        print(f"\r{self.stage} [{bar}] {self.done}/{self.total}", end="", file=self.stream, flush=True)
 
 
 if __name__ == "__main__":

@@ -215,8 +215,7 @@ def game_functions(game: Game) -> dict[str, Callable[..., Any]]:
     """The functions a game's checks may call, bound to that game."""
     records = {card.id: card_record(card) for card in game.cards}
     table_rows = {
-        table_id: [row_record(row, table_id) for row in table.rows]
-        for table_id, table in game.tables.items()
+        table_id: [row_record(row, table_id) for row in table.rows] for table_id, table in game.tables.items()
     }
 
     def _select(type: str | None = None, **where: Any) -> list[Record]:

@@ -122,6 +122,61 @@ class Row:
 
 
 @dataclass(frozen=True, slots=True)
+class ErrataSpec:
+    """A table holding the game's errata: which column plays which role (`editor: errata:`)."""
+
+    columns: Mapping[str, str]  # role (card, cards, numbers, printed, current, kind) -> column
+    reference: str  # the card field that holds the official wording
+    markers: tuple[str, ...]  # words a current-text cell ends with that name the kind, not the text
+    remark_kinds: tuple[str, ...]  # kinds whose current cell is a remark, not a card text
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class LimitBound:
+    """What bounds a limited quantity: a card field (the smallest among a type's cards)."""
+
+    what: str
+    field: str
+    loc: Loc
+    type: str | None = None
+    card: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LimitSpec:
+    """A quantity cards add to, and what bounds it (`editor: limit:`)."""
+
+    quantity: str
+    cards: str  # the column: cards a row's contribution comes with (none: the base)
+    contributions: tuple[str, ...]  # int columns, one reading each
+    at_most: Mapping[str, int | str]  # card type -> most cards of it in play (int or expression)
+    exclusive: str | None  # the card field listing cards it cannot be combined with
+    bounds: tuple[LimitBound, ...]
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class EditorSpec:
+    """What the editor's check (`deckwright check`) reads a table as (table key `editor:`)."""
+
+    loc: Loc
+    errata: ErrataSpec | None = None
+    about: str | None = None  # the column naming the cards each row's texts speak about
+    limit: LimitSpec | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Acknowledgement:
+    """An editor's-check finding an editor has accepted (`acknowledged.yaml`), with the reason."""
+
+    kind: str
+    key: str
+    reason: str
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
 class Table:
     id: str
     title: str
@@ -130,6 +185,7 @@ class Table:
     rows: tuple[Row, ...]
     loc: Loc
     note: str | None = None
+    editor: EditorSpec | None = None  # what the editor's check reads this table as
 
     def row(self, key: Any) -> Row | None:
         if self.key is None:
@@ -149,6 +205,27 @@ class Check:
     iterate: str | None = None  # "name in expression"
     severity: str = "error"
     expect_loc: Loc | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RulebookRef:
+    """A `{kind:target option=value ...}` reference in rulebook prose, where it stands."""
+
+    kind: str  # card | cards | table
+    target: str  # a card id, a table id, or card type ids joined by ","
+    options: Mapping[str, str]
+    source: str  # the reference exactly as written, braces included
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class RulebookFile:
+    """One Markdown file of a game's rulebook (`cards/<game>/rulebook/NN-name.md`)."""
+
+    name: str  # the file name, which orders the files
+    path: str  # as messages show it
+    text: str
+    refs: tuple[RulebookRef, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +255,7 @@ class Game:
     tables: Mapping[str, Table]
     checks: tuple[Check, ...]
     files: tuple[str, ...]
+    rulebook: tuple[RulebookFile, ...] = ()
     _index: Mapping[str, Card] = field(default_factory=frozen_map, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -198,8 +276,11 @@ class Game:
         return tuple(c for c in self.cards if c.type == type_id)
 
     def deck_of(self, card: Card) -> Deck | None:
+        return self.deck_of_type(card.type)
+
+    def deck_of_type(self, type_id: str) -> Deck | None:
         for deck in self.decks.values():
-            if card.type in deck.types:
+            if type_id in deck.types:
                 return deck
         return None
 

@@ -10,10 +10,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cache import RenderCache, files_digest
 from .diagnostics import Diagnostics
 from .model import Game, Layout
 from .outputs.base import BuildContext, BuildOptions, Output
+from .progress import NoProgress, Progress
 from .project import Project
+from .outputs.card_images import make_renderer
+from .render.faces import FaceSet, render_faces
 from .render.fonts import FontRegistry, activate, load_registry
 from .readers import load_game
 from .readers.layouts import read_layouts
@@ -32,6 +36,7 @@ class Checked:
     folder: Path
     game: Game | None
     diags: Diagnostics = field(default_factory=Diagnostics)
+    faces: FaceSet | None = None  # every face as SVG, when the text fit was checked
 
     @property
     def ok(self) -> bool:
@@ -43,6 +48,8 @@ class Built:
     game_id: str
     written: list[Path] = field(default_factory=list)
     diags: Diagnostics = field(default_factory=Diagnostics)
+    renders: int = 0  # images and documents actually rendered (not read from the cache)
+    cache_hits: int = 0
 
     @property
     def ok(self) -> bool:
@@ -53,12 +60,25 @@ def load_layouts(project: Project, diags: Diagnostics) -> Mapping[str, Layout]:
     return read_layouts(project.layouts_dir, diags, project.display)
 
 
-def check_game(project: Project, folder: Path, layouts: Mapping[str, Layout]) -> Checked:
+def check_game(
+    project: Project,
+    folder: Path,
+    layouts: Mapping[str, Layout],
+    fonts: FontRegistry | None = None,
+) -> Checked:
+    """Load and validate a game; with `fonts`, also lay out every card's text in its
+    template, so text that does not fit is a validation error like any other."""
     diags = Diagnostics()
     game = load_game(folder, diags, project.root)
-    if game is not None:
-        validate_game(game, layouts, diags)
-    return Checked(folder, game, diags)
+    if game is None:
+        return Checked(folder, game, diags)
+    validate_game(game, layouts, diags)
+    faces = None
+    if fonts is not None and not diags.has_errors:
+        renderer = make_renderer(project, game, layouts, fonts, diags)
+        if renderer is not None:
+            faces = render_faces(game, layouts, renderer, diags)
+    return Checked(folder, game, diags, faces)
 
 
 def output_builder(kind: str):
@@ -75,34 +95,50 @@ def available_kinds() -> list[str]:
     ]
 
 
+def load_fonts(project: Project, diags: Diagnostics) -> FontRegistry | None:
+    registry = load_registry(project.fonts_dir, diags, project.display)
+    return None if diags.has_errors else registry
+
+
 def prepare_fonts(project: Project, diags: Diagnostics) -> FontRegistry | None:
     """Load the shipped fonts and point fontconfig at them (before cairo/weasyprint load)."""
-    registry = load_registry(project.fonts_dir, diags, project.display)
-    if diags.has_errors:
+    registry = load_fonts(project, diags)
+    if registry is None:
         return None
     key = hashlib.sha256(str(registry.folder.resolve()).encode()).hexdigest()[:12]
     activate(registry, Path(tempfile.gettempdir()) / f"deckwright-fontconfig-{key}")
     return registry
 
 
+def fonts_digest(fonts: FontRegistry) -> str:
+    """Every shipped font file: a changed font re-renders everything drawn with fonts."""
+    return files_digest(path for font in fonts.fonts.values() for path in font.faces.values())
+
+
 def build_game(
     project: Project,
-    game: Game,
+    checked: Checked,
     layouts: Mapping[str, Layout],
+    fonts: FontRegistry,
     options: BuildOptions,
     kinds: Sequence[str],
+    progress: Progress | None = None,
 ) -> Built:
     """Build the chosen outputs of a valid game into build/<game>/."""
+    game = checked.game
     built = Built(game.id)
-    fonts = prepare_fonts(project, built.diags)
-    if fonts is None:
-        return built
-    ctx = BuildContext(project, game, layouts, options, built.diags, fonts)
+    cache = RenderCache(project.build_dir / ".cache", fonts_digest(fonts), enabled=options.use_cache)
+    ctx = BuildContext(project, game, layouts, options, built.diags, fonts, cache, progress or NoProgress())
+    if checked.faces is not None:
+        ctx.shared["faces"] = checked.faces
     outputs: list[Output] = []
     for kind in kinds:
-        outputs.extend(output_builder(kind)(ctx))
+        made = output_builder(kind)(ctx)
+        outputs.extend(made)
         if built.diags.has_errors:
             return built  # nothing is written from a build that found errors
+        ctx.progress.step(f"{game.id}: {kind}: {len(made)} files")
+    built.renders, built.cache_hits = cache.stats.renders, cache.stats.hits
     writer = Writer(project.build_dir / game.id)
     for output in outputs:
         built.written.append(writer.write_bytes(output.path, output.data))

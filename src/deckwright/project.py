@@ -36,6 +36,11 @@ class Project:
     def build_dir(self) -> Path:
         return self.root / "build"
 
+    def game_templates_dir(self, game_folder: Path, game_id: str) -> Path:
+        """A game's own `templates/` folder if it has one, else `templates/<game-id>/`."""
+        own = game_folder / "templates"
+        return own if own.is_dir() else self.templates_dir / game_id
+
     def display(self, path: Path) -> str:
         """A path as messages show it: relative to the project when inside it."""
         try:
@@ -48,9 +53,7 @@ class Project:
         if not self.cards_dir.is_dir():
             return {}
         return {
-            p.name: p
-            for p in sorted(self.cards_dir.iterdir())
-            if p.is_dir() and (p / GAME_FILE).is_file()
+            p.name: p for p in sorted(self.cards_dir.iterdir()) if p.is_dir() and (p / GAME_FILE).is_file()
         }
 
     def resolve_game(self, name: str) -> Path | None:

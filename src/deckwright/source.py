@@ -12,12 +12,15 @@ and their items stand. Everything else is a plain str/int/float/bool/None.
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 from typing import Any
 
 import yaml
 from yaml.constructor import SafeConstructor
+from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.reader import ReaderError
 
 from .diagnostics import Loc
 
@@ -106,6 +109,56 @@ def _check_tabs(text: str, path: str) -> None:
         )
 
 
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe composer, counting as it goes: an alias counts as every value it stands
+    for, so an expansion bomb (or a flood of values) is refused while the file is still being
+    read, at the alias that crosses the limit, before anything is expanded or built; and
+    nesting is refused at its depth instead of exhausting Python's recursion."""
+
+    def __init__(self, stream: str, path: str) -> None:
+        super().__init__(stream)
+        self._path = path
+        self._total = 0
+        self._depth = 0
+        self._sizes: dict[int, int] = {}  # id(node) -> values it expands to
+
+    def _refuse(self, mark: Any, message: str) -> SourceError:
+        return SourceError(Loc(self._path, mark.line + 1, mark.column + 1), message)
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node:
+        if self.check_event(AliasEvent):
+            mark = self.peek_event().start_mark
+            node = super().compose_node(parent, index)
+            # an alias to a node still being composed (recursive) counts once; the builder
+            # refuses its endless nesting
+            self._count(self._sizes.get(id(node), 1), mark)
+            return node
+        mark = self.peek_event().start_mark
+        self._depth += 1
+        try:
+            if self._depth - 1 > MAX_DEPTH:
+                raise self._refuse(mark, f"nesting deeper than {MAX_DEPTH} levels; refused")
+            node = super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+        if isinstance(node, SequenceNode):
+            children = node.value
+        elif isinstance(node, MappingNode):
+            children = [value for _, value in node.value]  # keys are scalars (or refused)
+        else:
+            children = []
+        self._sizes[id(node)] = 1 + sum(self._sizes.get(id(c), 1) for c in children)
+        self._count(1, mark)
+        return node
+
+    def _count(self, n: int, mark: Any) -> None:
+        self._total += n
+        if self._total > MAX_NODES:
+            raise self._refuse(
+                mark, f"document expands to more than {MAX_NODES} values (alias expansion?); refused"
+            )
+
+
 class _Builder:
     """Turns a composed node graph into YMap/YList/scalars, with limits."""
 
@@ -137,9 +190,7 @@ class _Builder:
         if node.tag not in _SCALAR_TAGS:
             raise SourceError(self.loc(node), f"tag {node.tag!r} is not allowed; refused")
         if len(node.value) > MAX_SCALAR_CHARS:
-            raise SourceError(
-                self.loc(node), f"value is longer than {MAX_SCALAR_CHARS} characters; refused"
-            )
+            raise SourceError(self.loc(node), f"value is longer than {MAX_SCALAR_CHARS} characters; refused")
         if node.tag == f"{_CORE}timestamp":
             # Dates stay as written: a printed "2026-10-01" is text, not a datetime.
             return node.value
@@ -181,8 +232,20 @@ class _Builder:
 def loads(text: str, path: str) -> Any:
     """Parse one YAML document from text. Raises SourceError."""
     _check_tabs(text, path)
+    loader = None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        loader = _BoundedLoader(text, path)
+        node = loader.get_single_node()
+    except ReaderError as exc:
+        # a character YAML does not allow anywhere in a file: a raw control character, ...
+        line = text.count("\n", 0, exc.position) + 1
+        col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        kind = "a control character" if unicodedata.category(chr(code)) == "Cc" else "not printable"
+        raise SourceError(
+            Loc(path, line, col),
+            f"character U+{code:04X} ({kind}) is not allowed in a YAML file; remove it",
+        ) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = Loc(path, mark.line + 1, mark.column + 1) if mark else Loc(path)
@@ -193,6 +256,9 @@ def loads(text: str, path: str) -> Any:
         raise SourceError(Loc(path), f"YAML error: {exc}") from None
     except RecursionError:
         raise SourceError(Loc(path), "nesting too deep; refused") from None
+    finally:
+        if loader is not None:
+            loader.dispose()
     if node is None:
         raise SourceError(Loc(path), "file is empty")
     return _Builder(path).build(node)

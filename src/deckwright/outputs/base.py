@@ -11,8 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..cache import RenderCache
 from ..diagnostics import Diagnostics
 from ..model import Game, Layout
+from ..progress import NoProgress, Progress
 from ..project import Project
 from ..render.fonts import FontRegistry
 
@@ -46,6 +48,8 @@ class BuildContext:
     options: BuildOptions
     diags: Diagnostics
     fonts: FontRegistry
+    cache: RenderCache
+    progress: Progress = field(default_factory=NoProgress)
     # Work shared between builders of one game (rendered card SVGs, PNGs, ...), keyed by name.
     shared: dict[str, Any] = field(default_factory=dict)
 

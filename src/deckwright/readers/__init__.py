@@ -11,6 +11,7 @@ from .cards import read_card_file
 from .checks import read_checks
 from .common import check_keys, expect_map
 from .game import GAME_FILE_KEYS, read_card_types, read_decks, read_enums, read_info
+from .rulebook import RULEBOOK_DIR, read_rulebook
 from .tables import read_tables
 
 GAME_FILE = "game.yaml"
@@ -36,6 +37,7 @@ def load_game(folder: Path, diags: Diagnostics, root: Path | None = None) -> Gam
         diags.error(Loc(shown), f"no {GAME_FILE} in {display_path(folder, root)}")
         return None
     documents: list[tuple[str, YMap]] = []
+    unreadable = False
     for path in sorted(folder.glob("*.yaml")):
         if path.name in OTHER_FILES:
             continue
@@ -44,6 +46,7 @@ def load_game(folder: Path, diags: Diagnostics, root: Path | None = None) -> Gam
             doc = load(path, name)
         except SourceError as exc:
             diags.error(exc.loc, exc.message)
+            unreadable = True
             continue
         m = expect_map(doc, Loc(name), "a game file's top level", diags)
         if m is not None:
@@ -56,26 +59,20 @@ def load_game(folder: Path, diags: Diagnostics, root: Path | None = None) -> Gam
     info_raw = expect_map(game_doc.get("game"), game_doc.loc_of("game"), "game", diags)
     info = read_info(info_raw, folder.name, diags) if info_raw is not None else None
     enums = read_enums(game_doc.get("enums", YMap(game_doc.loc)), game_doc.loc_of("enums"), diags)
-    card_types = read_card_types(
-        game_doc.get("card_types"), game_doc.loc_of("card_types"), enums, diags
-    )
-    decks = read_decks(
-        game_doc.get("decks", YMap(game_doc.loc)), game_doc.loc_of("decks"), card_types, diags
-    )
+    card_types = read_card_types(game_doc.get("card_types"), game_doc.loc_of("card_types"), enums, diags)
+    decks = read_decks(game_doc.get("decks", YMap(game_doc.loc)), game_doc.loc_of("decks"), card_types, diags)
 
     cards, tables, checks = [], {}, []
     for name, doc in documents:
         if name == GAME_FILE:
             continue
-        kinds = [k for k in ("cards", "tables", "checks") if k in doc]
+        kinds = [k for k in ("cards", "tables", "checks") if k in doc or (k == "cards" and "csv" in doc)]
         if len(kinds) != 1:
             found = ", ".join(kinds) or "none of them"
-            diags.error(
-                doc.loc, f"a game file holds exactly one of cards, tables or checks (found {found})"
-            )
+            diags.error(doc.loc, f"a game file holds exactly one of cards, tables or checks (found {found})")
             continue
         if kinds == ["cards"]:
-            cards.extend(read_card_file(doc, card_types, diags))
+            cards.extend(read_card_file(doc, card_types, diags, folder, lambda p: display_path(p, root)))
         elif kinds == ["tables"]:
             for table in read_tables(doc, enums, diags):
                 if table.id in tables:
@@ -87,7 +84,10 @@ def load_game(folder: Path, diags: Diagnostics, root: Path | None = None) -> Gam
                     tables[table.id] = table
         else:
             checks.extend(read_checks(doc, diags))
-    if info is None:
+    rulebook = read_rulebook(folder / RULEBOOK_DIR, diags, lambda p: display_path(p, root))
+    if info is None or unreadable:
+        # A file that cannot be read leaves every reference into it dangling: report the
+        # files' own problems now, and the cross-file checks once they can be read.
         return None
     return Game(
         info=info,
@@ -99,4 +99,5 @@ def load_game(folder: Path, diags: Diagnostics, root: Path | None = None) -> Gam
         tables=frozen_map(tables),
         checks=tuple(checks),
         files=tuple(n for n, _ in documents),
+        rulebook=rulebook,
     )

@@ -3,24 +3,42 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 
 from ..diagnostics import Diagnostics, Loc
 from ..model import Card, CardType, Unknown, frozen_map
 from ..source import YMap
 from .common import check_keys, describe, expect_list, expect_map, to_value
+from .csv_cards import read_csv_rows
 
 CARD_FILE_KEYS = ("type", "cards", "note")
+CSV_FILE_KEYS = ("type", "csv", "columns", "id", "note")
 
 
-def read_card_file(doc: YMap, card_types: Mapping[str, CardType], diags: Diagnostics) -> list[Card]:
-    check_keys(doc, "card file", CARD_FILE_KEYS, diags, required=("type", "cards"))
+def read_card_file(
+    doc: YMap,
+    card_types: Mapping[str, CardType],
+    diags: Diagnostics,
+    folder: Path | None = None,
+    display=str,
+) -> list[Card]:
+    from_csv = "csv" in doc
+    if from_csv:
+        check_keys(doc, "card file", CSV_FILE_KEYS, diags, required=("type", "csv"))
+    else:
+        check_keys(doc, "card file", CARD_FILE_KEYS, diags, required=("type", "cards"))
     type_id = doc.get("type")
     card_type = card_types.get(type_id) if isinstance(type_id, str) else None
     if card_type is None and "type" in doc:
         known = ", ".join(sorted(card_types)) or "none declared in game.yaml"
         diags.error(doc.loc_of("type"), f"no card type {type_id!r} (known: {known})")
+    if card_type is None:
+        return []
+    if from_csv:
+        items = read_csv_rows(doc, card_type, folder or Path("."), diags, display)
+        return [c for c in (_read_card(m, card_type, diags) for m in items) if c is not None]
     items = expect_list(doc.get("cards"), doc.loc_of("cards"), "cards", diags)
-    if items is None or card_type is None:
+    if items is None:
         return []
     cards = []
     for i, raw in enumerate(items):
@@ -36,14 +54,10 @@ def _read_card(m: YMap, card_type: CardType, diags: Diagnostics) -> Card | None:
     card_id = m.get("id")
     name = m.get("name")
     if not isinstance(card_id, str):
-        diags.error(
-            m.loc_of("id"), f"a {card_type.id} card needs an 'id' (text), not {describe(card_id)}"
-        )
+        diags.error(m.loc_of("id"), f"a {card_type.id} card needs an 'id' (text), not {describe(card_id)}")
         return None
     if not isinstance(name, str) or not name.strip():
-        diags.error(
-            m.loc_of("name"), f"card {card_id!r} needs a 'name' (text), not {describe(name)}"
-        )
+        diags.error(m.loc_of("name"), f"card {card_id!r} needs a 'name' (text), not {describe(name)}")
         name = card_id
     count = _read_count(m, card_id, diags)
     fields = {}

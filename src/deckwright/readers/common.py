@@ -97,9 +97,7 @@ def get_bool(m: YMap, key: str, what: str, diags: Diagnostics, default: bool = F
 def check_slug(value: Any, loc: Loc, what: str, diags: Diagnostics) -> bool:
     if isinstance(value, str) and SLUG.match(value):
         return True
-    diags.error(
-        loc, f"{what} {value!r} must be a slug: lower-case letters and digits joined by '-'"
-    )
+    diags.error(loc, f"{what} {value!r} must be a slug: lower-case letters and digits joined by '-'")
     return False
 
 

@@ -58,11 +58,7 @@ def read_info(m: YMap, folder_id: str, diags: Diagnostics) -> GameInfo | None:
     optional = {k: _text_or_unknown(m, k, diags) for k in OPTIONAL_INFO if k in m}
     if None in (game_id, name, edition, pmin, pmax):
         return None
-    extra = {
-        k: v
-        for k, v in optional.items()
-        if k not in ("version", "date", "tagline", "source", "notes")
-    }
+    extra = {k: v for k, v in optional.items() if k not in ("version", "date", "tagline", "source", "notes")}
     if players is not None:
         extra.update({f"players_{k}": v for k, v in players.items() if k not in ("min", "max")})
     return GameInfo(
@@ -135,9 +131,7 @@ def read_card_types(raw, loc, enums, diags: Diagnostics) -> dict[str, CardType]:
         back_fields = {}
         if "back_fields" in t:
             if not double_sided:
-                diags.error(
-                    t.key_loc("back_fields"), f"{what}: back_fields needs double_sided: true"
-                )
+                diags.error(t.key_loc("back_fields"), f"{what}: back_fields needs double_sided: true")
             back_fields = read_field_specs(
                 t["back_fields"],
                 enums,
@@ -148,9 +142,7 @@ def read_card_types(raw, loc, enums, diags: Diagnostics) -> dict[str, CardType]:
             )
             for name in back_fields:
                 if name in fields:
-                    diags.error(
-                        t.loc_of("back_fields"), f"{what}: field {name!r} is declared on both sides"
-                    )
+                    diags.error(t.loc_of("back_fields"), f"{what}: field {name!r} is declared on both sides")
         if title is None or layout is None:
             continue
         types[type_id] = CardType(
@@ -194,7 +186,5 @@ def read_decks(raw, loc, card_types, diags: Diagnostics) -> dict[str, Deck]:
             else:
                 claimed[type_id] = deck_id
         back = d.get("back")
-        decks[deck_id] = Deck(
-            deck_id, title, tuple(types), d.loc, back if isinstance(back, str) else None
-        )
+        decks[deck_id] = Deck(deck_id, title, tuple(types), d.loc, back if isinstance(back, str) else None)
     return decks

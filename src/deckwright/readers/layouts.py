@@ -56,9 +56,7 @@ def _merged(layout_id: str, raw: dict[str, YMap], diags: Diagnostics, chain: tup
     if parent is None:
         return {k: (v, spec.loc_of(k)) for k, v in spec.items()}
     if parent not in raw:
-        diags.error(
-            spec.loc_of("extends"), f"layout {layout_id!r} extends unknown layout {parent!r}"
-        )
+        diags.error(spec.loc_of("extends"), f"layout {layout_id!r} extends unknown layout {parent!r}")
         return None
     if parent in chain or parent == layout_id:
         diags.error(spec.loc_of("extends"), f"layout {layout_id!r}: extends forms a cycle")
@@ -103,11 +101,7 @@ def _build(layout_id: str, m: dict, loc: Loc, diags: Diagnostics) -> Layout | No
     product = pixels = None
     if "tgc" in m:
         tgc, tgc_loc = m["tgc"]
-        if (
-            isinstance(tgc, YMap)
-            and isinstance(tgc.get("product"), str)
-            and _pixel_pair(tgc.get("pixels"))
-        ):
+        if isinstance(tgc, YMap) and isinstance(tgc.get("product"), str) and _pixel_pair(tgc.get("pixels")):
             product, pixels = tgc["product"], tuple(tgc["pixels"])
         else:
             diags.error(tgc_loc, f"{what}: tgc must be {{product: NAME, pixels: [width, height]}}")
@@ -132,8 +126,4 @@ def _build(layout_id: str, m: dict, loc: Loc, diags: Diagnostics) -> Layout | No
 
 
 def _pixel_pair(value: Any) -> bool:
-    return (
-        isinstance(value, YList)
-        and len(value) == 2
-        and all(isinstance(v, int) and v > 0 for v in value)
-    )
+    return isinstance(value, YList) and len(value) == 2 and all(isinstance(v, int) and v > 0 for v in value)

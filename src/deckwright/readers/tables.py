@@ -23,9 +23,10 @@ from .common import (
     get_str,
     to_value,
 )
+from .editor import read_editor
 from .fields import read_field_specs
 
-TABLE_KEYS = ("title", "key", "columns", "rows", "generate", "note", "source")
+TABLE_KEYS = ("title", "key", "columns", "rows", "generate", "note", "source", "editor")
 ROW_KEYS = ("extends", "add", "note")
 
 
@@ -75,6 +76,7 @@ def _read_table(table_id: str, t: YMap, enums, diags: Diagnostics) -> Table | No
     if title is None:
         return None
     note = t.get("note")
+    editor = read_editor(t["editor"], t.loc_of("editor"), columns, what, diags) if "editor" in t else None
     return Table(
         id=table_id,
         title=title,
@@ -83,6 +85,7 @@ def _read_table(table_id: str, t: YMap, enums, diags: Diagnostics) -> Table | No
         rows=tuple(rows),
         loc=t.loc,
         note=note if isinstance(note, str) else None,
+        editor=editor,
     )
 
 
@@ -184,9 +187,7 @@ def _expand(raw_rows: list[_RawRow], key: str | None, what: str, diags) -> list[
             if k is None:
                 diags.error(row.loc, f"{what}: row has no value in its key column {key!r}")
             elif isinstance(k, Unknown) or not isinstance(k, str | int):
-                diags.error(
-                    row.locs.get(key, row.loc), f"{what}: key {key!r} must be text or a number"
-                )
+                diags.error(row.locs.get(key, row.loc), f"{what}: key {key!r} must be text or a number")
             elif k in by_key:
                 first = by_key[k].loc
                 diags.error(
@@ -204,9 +205,7 @@ def _expand(raw_rows: list[_RawRow], key: str | None, what: str, diags) -> list[
             done[id(row)] = row
             return row
         if key is None:
-            diags.error(
-                row.extends_loc, f"{what}: 'extends' needs the table to declare a 'key' column"
-            )
+            diags.error(row.extends_loc, f"{what}: 'extends' needs the table to declare a 'key' column")
             done[id(row)] = row
             return row
         base = by_key.get(row.extends)

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import jinja2
 
 from ..diagnostics import Diagnostics, Loc
 from ..model import Card, Game, Layout
-from .svg import BACK, FRONT, CardRenderer, Problem
+from .svg import BACK, FRONT, CardRenderer, Problem, template_names
 
 
 @dataclass(frozen=True)
@@ -48,8 +49,11 @@ def render_faces(
 ) -> FaceSet:
     """Render every face; template errors and text problems go to `diags`."""
     result = FaceSet()
+    missing = _missing_templates(game, renderer, diags)
     for card in game.cards:
         card_type = game.card_types[card.type]
+        if card_type.id in missing:
+            continue
         layout = layouts[card_type.layout]
         front = _render(renderer, card, FRONT, f"{card.id}-front", layout, diags)
         if front is not None:
@@ -68,6 +72,19 @@ def render_faces(
     return result
 
 
+def _missing_templates(game: Game, renderer: CardRenderer, diags: Diagnostics) -> set[str]:
+    """Card types lacking a front or back template: one error per type, not per card."""
+    missing = set()
+    for card_type in game.card_types.values():
+        for side in (FRONT, BACK):
+            if renderer.find_template(card_type, side) is None:
+                names = template_names(card_type, game.deck_of_type(card_type.id), side)
+                looked = " or ".join(renderer.display(renderer.game_dir / n) for n in names)
+                diags.error(card_type.loc, f"card type {card_type.id!r} has no {side} template ({looked})")
+                missing.add(card_type.id)
+    return missing
+
+
 def _render(
     renderer: CardRenderer, card: Card, side: str, name: str, layout: Layout, diags: Diagnostics
 ) -> Face | None:
@@ -77,13 +94,13 @@ def _render(
         diags.error(card.loc, f"card {card.id!r}: no {side} template (looked for {exc.name})")
         return None
     except jinja2.TemplateSyntaxError as exc:
-        diags.error(
-            Loc(f"templates/{exc.name or exc.filename}", exc.lineno or 1), f"template error: {exc.message}"
-        )
+        path = Path(exc.filename) if exc.filename else renderer.game_dir / (exc.name or "?")
+        diags.error(Loc(renderer.display(path), exc.lineno or 1), f"template error: {exc.message}")
         return None
-    except jinja2.TemplateError as exc:
+    except Exception as exc:  # any error raised while a template runs is the template's
         where = _template_frame(exc, renderer)
-        diags.error(where or card.loc, f"card {card.id!r}: {side} template failed: {exc}")
+        message = exc.message if isinstance(exc, jinja2.TemplateError) and exc.message else str(exc)
+        diags.error(where or card.loc, f"card {card.id!r}: {side} template failed: {message}")
         return None
     _report(rendered.problems, diags)
     return Face(name, rendered.svg, layout, rendered.template)
@@ -93,11 +110,10 @@ def _template_frame(exc: BaseException, renderer: CardRenderer) -> Loc | None:
     """The template file and line an error was raised at, from the traceback."""
     tb = exc.__traceback__
     found = None
-    templates = str(renderer.templates_dir)
     while tb is not None:
         filename = tb.tb_frame.f_code.co_filename
-        if filename.startswith(templates):
-            found = Loc("templates/" + filename[len(templates) :].lstrip("/"), tb.tb_lineno)
+        if filename.endswith(".j2"):
+            found = Loc(renderer.display(Path(filename)), tb.tb_lineno)
         tb = tb.tb_next
     return found
 

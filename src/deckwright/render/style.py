@@ -101,8 +101,9 @@ class Style:
             raise KeyError(f"style.yaml has no text style {name!r} (has: {', '.join(self.text)})")
         return self.text[name]
 
-    def icon_svg(self, token: str, x: float, y: float, size: float) -> str:
-        """An icon in a size x size box at (x, y); unknown tokens raise KeyError."""
+    def icon_svg(self, token: str, x: float, y: float, size: float, family: str) -> str:
+        """An icon in a size x size box at (x, y), its label drawn in `family` (the shipped
+        family of `icon_font`, resolved by the caller); unknown tokens raise KeyError."""
         icon = self.icons[token]
         w = size * icon.width
         parts = [f'<g class="icon icon-{escape(token)}">']
@@ -112,7 +113,7 @@ class Style:
             label_size = size * (0.62 if len(icon.label) == 1 else 0.48)
             parts.append(
                 f'<text x="{x + w / 2:.3f}" y="{y + size / 2 + label_size * 0.36:.3f}" '
-                f'font-family="{escape(f.font)}" font-weight="{f.weight}" '
+                f'font-family="{escape(family)}" font-weight="{f.weight}" '
                 f'font-size="{label_size:.3f}" fill="{escape(icon.label_fill)}" '
                 f'text-anchor="middle">{escape(icon.label)}</text>'
             )

@@ -1,7 +1,8 @@
 """Card faces and backs as SVG, from Jinja2 templates found by convention.
 
 `templates/<game>/<type>-front.svg.j2` draws a card type's face; its back is
-`<type>-back.svg.j2`, else the deck's `<deck>-back.svg.j2`, else the game's `back.svg.j2`.
+`<type>-back.svg.j2`, else the deck's `<deck>-back.svg.j2`, else the game's `back.svg.j2`. A game's template folder is `<game folder>/templates/` when it has
+one (a self-contained game such as examples/peer-deck), else `templates/<game>/`.
 Templates get the card, the game, the layout geometry, the game's style (`style.yaml`) and
 helpers that measure text with the font that draws it (`text()`), draw icons and art, and
 show unknown values as visible placeholders. Autoescape is on and undefined names are errors.
@@ -9,7 +10,7 @@ show unknown values as visible placeholders. Autoescape is on and undefined name
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,13 +67,13 @@ class CardView:
         return self.fields.get(name, default)
 
 
-def template_names(game: Game, card_type: CardType, deck: Deck | None, side: str) -> list[str]:
-    """Candidate template names for a side, most specific first."""
-    names = [f"{game.id}/{card_type.id}-{side}.svg.j2"]
+def template_names(card_type: CardType, deck: Deck | None, side: str) -> list[str]:
+    """Candidate template names (in the game's template folder) for a side, most specific first."""
+    names = [f"{card_type.id}-{side}.svg.j2"]
     if side == BACK:
         if deck is not None:
-            names.append(f"{game.id}/{deck.back or deck.id}-back.svg.j2")
-        names.append(f"{game.id}/back.svg.j2")
+            names.append(f"{deck.back or deck.id}-back.svg.j2")
+        names.append("back.svg.j2")
     return names
 
 
@@ -81,21 +82,25 @@ class CardRenderer:
 
     def __init__(
         self,
-        templates_dir: Path,
+        game_dir: Path,
+        shared_dir: Path,
         game: Game,
         layouts: Mapping[str, Layout],
         style: Style,
         painter: TextPainter,
         art: ArtLibrary,
+        display: Callable[[Path], str] = str,
     ) -> None:
         self.game = game
+        self.display = display  # how messages show a path
         self.layouts = layouts
         self.style = style
         self.painter = painter
         self.art = art
-        self.templates_dir = templates_dir
+        self.game_dir = game_dir
         self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(str(templates_dir)),
+            # A game's own templates first; `_shared/...` from the project's templates folder.
+            loader=jinja2.FileSystemLoader([str(game_dir), str(shared_dir)]),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
@@ -110,9 +115,9 @@ class CardRenderer:
         self.env.filters["fmt"] = _fmt
 
     def find_template(self, card_type: CardType, side: str) -> str | None:
-        deck = next((d for d in self.game.decks.values() if card_type.id in d.types), None)
-        for name in template_names(self.game, card_type, deck, side):
-            if (self.templates_dir / name).is_file():
+        deck = self.game.deck_of_type(card_type.id)
+        for name in template_names(card_type, deck, side):
+            if (self.game_dir / name).is_file():
                 return name
         return None
 
@@ -122,7 +127,7 @@ class CardRenderer:
         name = self.find_template(card_type, side)
         if name is None:
             raise jinja2.TemplateNotFound(
-                " or ".join(template_names(self.game, card_type, self.game.deck_of(card), side))
+                " or ".join(template_names(card_type, self.game.deck_of(card), side))
             )
         layout = self.layouts[card_type.layout]
         problems: list[Problem] = []
@@ -154,8 +159,12 @@ class CardRenderer:
                 problems.append(Problem(issue.severity, card.loc, f"card {card.id!r}: art: {issue.message}"))
             return Markup(result.svg)
 
+        def find_card(card_id: str) -> CardView | None:
+            other = self.game.card(card_id) if isinstance(card_id, str) else None
+            return CardView(other, self.game.card_types[other.type]) if other else None
+
         def icon(token: str, x: float, y: float, size: float) -> Markup:
-            return Markup(self.style.icon_svg(token, x, y, size))
+            return Markup(self.painter.icon(token, x, y, size))
 
         return {
             "card": CardView(card, card_type),
@@ -168,6 +177,7 @@ class CardRenderer:
             "text": text,
             "art": art,
             "icon": icon,
+            "find_card": find_card,
             "Box": Box,
         }
 

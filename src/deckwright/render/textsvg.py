@@ -43,6 +43,12 @@ class TextPainter:
         self.registry = registry
         self.style = style
         self.icon_widths: Mapping[str, float] = {t: i.width for t, i in style.icons.items()}
+        f = style.icon_font
+        # Raises FontError for an icon font that is not shipped: reported when the style loads.
+        self.icon_family = registry.face(f.font, f.weight, f.style).family if f else ""
+
+    def icon(self, token: str, x: float, y: float, size: float) -> str:
+        return self.style.icon_svg(token, x, y, size, self.icon_family)
 
     def spec(self, text_style: TextStyle, size: float | None = None) -> TextSpec:
         face = self.registry.face(text_style.font, text_style.weight, text_style.style)
@@ -104,7 +110,7 @@ class TextPainter:
                         f'xml:space="preserve">{escape(run.text)}</text>'
                     )
                 elif isinstance(run, IconRun):
-                    parts.append(self.style.icon_svg(run.name, run.x, run.y, run.height))
+                    parts.append(self.icon(run.name, run.x, run.y, run.height))
         return "".join(parts)
 
     def _placeholder(self, value: Unknown, box: Box, text_style: TextStyle) -> Painted:

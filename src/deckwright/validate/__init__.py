@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from ..diagnostics import Diagnostics
 from ..model import Game, Layout
 from .references import check_references
+from .rulebook import check_rulebook
 from .rules import run_checks
 from .schema import check_schema
 from .structure import check_structure
@@ -23,5 +24,6 @@ def validate_game(game: Game, layouts: Mapping[str, Layout], diags: Diagnostics)
                 game.info.loc,
                 f"{len(game.checks)} declared checks were not run: fix the errors above first",
             )
-        return
-    run_checks(game, diags)
+    else:
+        run_checks(game, diags)
+    check_rulebook(game, diags)

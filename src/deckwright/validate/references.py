@@ -22,9 +22,7 @@ def check_references(game: Game, diags: Diagnostics) -> None:
         for i, row in enumerate(table.rows):
             for name, spec in table.columns.items():
                 for target, loc in _refs(row.values.get(name), spec, row.loc_of(name)):
-                    _resolve(
-                        game, target, spec, loc, f"table {table.id!r} row {i + 1}: {name!r}", diags
-                    )
+                    _resolve(game, target, spec, loc, f"table {table.id!r} row {i + 1}: {name!r}", diags)
 
 
 def _unique_ids(game: Game, diags: Diagnostics) -> None:
@@ -55,17 +53,13 @@ def _target_spec(spec: FieldSpec) -> FieldSpec:
     return spec.of if spec.type == "list" and spec.of is not None else spec
 
 
-def _resolve(
-    game: Game, target: str, spec: FieldSpec, loc: Loc, what: str, diags: Diagnostics
-) -> None:
+def _resolve(game: Game, target: str, spec: FieldSpec, loc: Loc, what: str, diags: Diagnostics) -> None:
     allowed = _target_spec(spec).to
     card = game.card(target)
     if card is None:
         diags.error(loc, f"{what} refers to {target!r}, which is no card of this game")
     elif allowed and card.type not in allowed:
-        diags.error(
-            loc, f"{what} refers to {target!r}, a {card.type} card; expected {' or '.join(allowed)}"
-        )
+        diags.error(loc, f"{what} refers to {target!r}, a {card.type} card; expected {' or '.join(allowed)}")
 
 
 def _symmetric(game: Game, card: Card, name: str, diags: Diagnostics) -> None:

@@ -42,18 +42,14 @@ def _run(check: Check, functions, diags: Diagnostics) -> None:
         return
     for item in items:
         target = unwrap(item)
-        _judge(
-            check, {name: item}, target.loc if target is not None else check.loc, functions, diags
-        )
+        _judge(check, {name: item}, target.loc if target is not None else check.loc, functions, diags)
 
 
 def _judge(check: Check, names: dict[str, Any], loc: Loc, functions, diags: Diagnostics) -> None:
     try:
         result = evaluate(check.expect, names, functions)
     except UnknownTouched as exc:
-        diags.warning(
-            loc, f"check {check.id!r} cannot be evaluated: {exc.what} is unknown", code="unknown"
-        )
+        diags.warning(loc, f"check {check.id!r} cannot be evaluated: {exc.what} is unknown", code="unknown")
         return
     except ExpressionError as exc:
         diags.error(check.expect_loc or check.loc, f"check {check.id!r}: {exc}")

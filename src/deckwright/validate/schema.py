@@ -46,9 +46,7 @@ def check_schema(game: Game, diags: Diagnostics) -> None:
                 given = name in row.values
                 if spec.expr is not None and isinstance(row.values.get(name), Unknown):
                     continue  # reported where the unknown it was computed from is
-                _check_value(
-                    row.values.get(name), given, spec, row.loc_of(name), f"{what}: {name!r}", diags
-                )
+                _check_value(row.values.get(name), given, spec, row.loc_of(name), f"{what}: {name!r}", diags)
 
 
 def _warn_unknown(value: Unknown, what: str, diags: Diagnostics) -> None:
@@ -56,9 +54,7 @@ def _warn_unknown(value: Unknown, what: str, diags: Diagnostics) -> None:
     diags.warning(value.loc, f"{what} is unknown{note}", code="unknown")
 
 
-def _check_value(
-    value: Any, given: bool, spec: FieldSpec, loc: Loc, what: str, diags: Diagnostics
-) -> None:
+def _check_value(value: Any, given: bool, spec: FieldSpec, loc: Loc, what: str, diags: Diagnostics) -> None:
     if not given:
         if spec.required:
             diags.error(loc, f"{what} is required")

@@ -19,9 +19,7 @@ def check_structure(game: Game, layouts: Mapping[str, Layout], diags: Diagnostic
                 f"card type {type_id!r}: no layout {card_type.layout!r} in layouts/ ({known})",
             )
         if type_id not in decked:
-            diags.error(
-                card_type.loc, f"card type {type_id!r} is in no deck; add it to one under 'decks'"
-            )
+            diags.error(card_type.loc, f"card type {type_id!r} is in no deck; add it to one under 'decks'")
         if type_id not in used:
             diags.warning(card_type.loc, f"card type {type_id!r} has no cards")
     if game.info.players_min > game.info.players_max:

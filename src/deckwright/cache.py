@@ -1,0 +1,98 @@
+"""A content-addressed cache of rendered bytes, so a rebuild renders only what changed.
+
+Every expensive render (a face's PNG, a PDF, a rulebook) is keyed by a hash of everything that
+makes it: its SVG or HTML source (which already holds the card data, template, layout and
+style), the shipped fonts, the deckwright version and the kind of render. Same key, same
+bytes: a hit is read back instead of rendered. Blobs live in `build/.cache/` and are written
+atomically; deleting that folder (or `--no-cache`) only costs time.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import __version__
+from .writer import Writer
+
+
+@functools.cache
+def code_version() -> str:
+    """The version plus a digest of deckwright's own source: a changed renderer must not reuse
+    what the old one drew (a release and a working copy alike)."""
+    package = Path(__file__).resolve().parent
+    return __version__ + ":" + files_digest(package.rglob("*.py"))[:16]
+
+
+def digest(*parts: str | bytes) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8") if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def files_digest(paths: Iterable[Path]) -> str:
+    h = hashlib.sha256()
+    for path in sorted(paths):
+        h.update(str(path).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+@dataclass
+class CacheStats:
+    hits: int = 0
+    renders: int = 0
+    rendered: list[str] = field(default_factory=list)  # what was rendered, for tests and logs
+
+
+class RenderCache:
+    def __init__(self, folder: Path, fonts: str, enabled: bool = True) -> None:
+        """`fonts` is the digest of every shipped font file."""
+        self.folder = folder
+        self.fonts = fonts
+        self.enabled = enabled
+        self.stats = CacheStats()
+        self._writer = Writer(folder)
+
+    def key(self, kind: str, *parts: str | bytes, fonts: str | None = None) -> str:
+        """A key over the parts, the version, and the fonts: by default all of them (a PDF
+        embeds whichever it uses); a render that knows which fonts it draws passes their digest."""
+        return digest(code_version(), self.fonts if fonts is None else fonts, kind, *parts)
+
+    def _path(self, key: str) -> Path:
+        return self.folder / key[:2] / key
+
+    def get(self, key: str) -> bytes | None:
+        if not self.enabled:
+            return None
+        try:
+            return self._path(key).read_bytes()
+        except OSError:
+            return None
+
+    def put(self, key: str, data: bytes) -> None:
+        self._writer.write_bytes(f"{key[:2]}/{key}", data)
+
+    def through(
+        self, kind: str, label: str, parts: Iterable[str | bytes], make: Callable[[], bytes]
+    ) -> bytes:
+        """The cached bytes for these inputs, or `make()` (then cached)."""
+        key = self.key(kind, *parts)
+        data = self.get(key)
+        if data is not None:
+            self.stats.hits += 1
+            return data
+        data = make()
+        self.record_render(label)
+        self.put(key, data)
+        return data
+
+    def record_render(self, label: str) -> None:
+        self.stats.renders += 1
+        self.stats.rendered.append(label)

@@ -1,0 +1,249 @@
+"""Errata: `errata.md`, `errata.csv` and `errata.pdf` from the game's errata table(s).
+
+A table is an errata table when it declares `editor: {errata: ...}` (docs/data-format.md); a game
+without one gets no errata files. Each row gives the card, its number where known, the printed
+text, the current text and the kind of change as recorded ("unknown" where the source does not
+classify it). The reprint candidates are the printed cards whose text differs from the current
+official wording: the card's reference field (e.g. a Stronghold's Section 7 text) where the game
+holds one, else the errata row's current text.
+
+The PDF is `templates/_shared/errata.html.j2` through WeasyPrint (`render/documents.py`), with
+the project's fonts. The bytes are reproducible: the /ID derives from the game, the font subsets'
+timestamps are pinned, and the only dates written are SOURCE_DATE_EPOCH's, when it is set.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
+from markupsafe import Markup
+
+from ..consistency.errata import Erratum, errata
+from ..consistency.texts import card_label
+from ..consistency.words import compare
+from ..diagnostics import Diagnostics, Loc
+from ..model import Game, Unknown
+from ..project import Project
+from ..render.documents import font_faces, render_pdf
+from ..render.fonts import load_registry
+from .base import BuildContext, Output
+
+TEMPLATE = "_shared/errata.html.j2"
+EPOCH = "SOURCE_DATE_EPOCH"
+FIXED_EPOCH = "315532800"  # 1980-01-01T00:00:00Z
+FAMILIES = ("Linux Libertine O", "Inter")
+CSV_COLUMNS = (
+    "table",
+    "card",
+    "card_ids",
+    "number",
+    "printed_text",
+    "current_text",
+    "change",
+    "reprint_candidate",
+    "official_text",
+)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One errata row as the outputs print it."""
+
+    table: str
+    card: str
+    card_ids: str
+    number: str
+    printed: str
+    current: str
+    change: str
+    change_note: str  # what an unknown kind says is missing
+    official: str  # the current official wording ("" for a remark row)
+    official_from: str  # where that wording is
+    reprint: bool
+    disagrees: bool  # the errata's current text and the card's official wording differ
+
+
+def _text(value) -> str:
+    if isinstance(value, Unknown):
+        return "unknown"
+    return "" if value is None else str(value)
+
+
+def _change(value) -> str:
+    if isinstance(value, Unknown):
+        return "unknown"
+    return "" if value is None else str(value).replace("-", " ")
+
+
+def lines(game: Game) -> list[Line]:
+    out = []
+    for entry in errata(game):
+        official, source, disagrees = _official(game, entry)
+        printed = entry.printed if isinstance(entry.printed, str) else None
+        reprint = bool(
+            printed and official and not entry.remark and compare(printed, official) != "identical"
+        )
+        out.append(
+            Line(
+                table=entry.table.title,
+                card=entry.card,
+                card_ids=", ".join(c.id for c in entry.cards),
+                number=", ".join(entry.numbers),
+                printed=_text(entry.printed),
+                current=_text(entry.current),
+                change=_change(entry.kind),
+                change_note=entry.kind.note if isinstance(entry.kind, Unknown) else "",
+                official=official or "",
+                official_from=source,
+                reprint=reprint,
+                disagrees=disagrees,
+            )
+        )
+    return out
+
+
+def _official(game: Game, entry: Erratum) -> tuple[str | None, str, bool]:
+    """The current official wording of the row's card, where it comes from, and whether the
+    errata's own current text differs from it."""
+    if entry.remark:
+        return None, "", False
+    for card in entry.cards:
+        found = entry.official(card)
+        if found is not None:
+            text, loc = found
+            differs = isinstance(entry.current, str) and compare(entry.current, text) != "identical"
+            return text, f"{card_label(card)}, {entry.spec.reference} ({loc.path}:{loc.line})", differs
+    if isinstance(entry.current, str):
+        loc = entry.loc_of("current")
+        return entry.current, f"{entry.table.title} ({loc.path}:{loc.line})", False
+    return None, "", False
+
+
+def errata_csv(rows: list[Line]) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for r in rows:
+        writer.writerow(
+            [
+                r.table,
+                r.card,
+                r.card_ids,
+                r.number,
+                r.printed,
+                r.current,
+                r.change,
+                "yes" if r.reprint else "no",
+                r.official,
+            ]
+        )
+    return out.getvalue().encode("utf-8")
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.replace("\\", "\\\\").replace("|", "\\|").split())
+
+
+def _md_row(*cells: str) -> str:
+    return "| " + " | ".join(_cell(c) for c in cells) + " |"
+
+
+def errata_md(game: Game, rows: list[Line]) -> bytes:
+    md = [f"# {game.info.name} — Errata", ""]
+    for table in dict.fromkeys(r.table for r in rows):
+        md += [f"## {table}", "", _md_row("Card", "No.", "Printed text", "Current text", "Change")]
+        md.append("|---|---|---|---|---|")
+        group = [r for r in rows if r.table == table]
+        md += [_md_row(r.card, r.number, r.printed, r.current, r.change) for r in group]
+        notes = dict.fromkeys(r.change_note for r in group if r.change_note)
+        md += [""] + [f"Change “unknown”: {note}" for note in notes] + ([""] if notes else [])
+    candidates = [r for r in rows if r.reprint]
+    md += ["## Reprint candidates", ""]
+    if not candidates:
+        md += ["No printed card differs from the current official wording.", ""]
+    else:
+        md += [
+            "Printed cards whose text differs from the current official wording:",
+            "",
+            _md_row("Card", "No.", "Printed text", "Official wording", "From"),
+            "|---|---|---|---|---|",
+        ]
+        for r in candidates:
+            official = r.official + (" (the errata's current text differs)" if r.disagrees else "")
+            md.append(_md_row(r.card, r.number, r.printed, official, r.official_from))
+        md.append("")
+    return "\n".join(md).encode("utf-8")
+
+
+@contextmanager
+def _pinned_font_timestamps():
+    """WeasyPrint subsets fonts with fontTools, which stamps each subset with the time unless
+    SOURCE_DATE_EPOCH is set: pin it (to 1980-01-01) while rendering, so the bytes repeat."""
+    if os.environ.get(EPOCH, "").strip().isdigit():
+        yield
+        return
+    os.environ[EPOCH] = FIXED_EPOCH
+    try:
+        yield
+    finally:
+        del os.environ[EPOCH]
+
+
+def _date() -> str | None:
+    """SOURCE_DATE_EPOCH as an ISO date for the PDF's dates; none otherwise (reproducible)."""
+    epoch = os.environ.get(EPOCH, "").strip()
+    if not epoch.isdigit():
+        return None
+    return datetime.fromtimestamp(int(epoch), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def errata_pdf(project: Project, game: Game, rows: list[Line], diags: Diagnostics) -> bytes | None:
+    """The errata as a PDF (None when the template fails: reported in `diags`)."""
+    font_problems = Diagnostics()
+    registry = load_registry(project.fonts_dir, font_problems, project.display)
+    font_css = ""
+    if not font_problems.has_errors:
+        font_css, _ = font_faces(registry, FAMILIES, lambda path: path.as_uri())
+    env = Environment(
+        loader=FileSystemLoader(str(project.templates_dir)), autoescape=True, undefined=StrictUndefined
+    )
+    where = Loc(project.display(project.templates_dir / TEMPLATE))
+    try:
+        html = env.get_template(TEMPLATE).render(
+            info=game.info,
+            rows=rows,
+            tables=list(dict.fromkeys(r.table for r in rows)),
+            notes=list(dict.fromkeys(r.change_note for r in rows if r.change_note)),
+            candidates=[r for r in rows if r.reprint],
+            date=_date(),
+            font_css=Markup(font_css),
+        )
+    except TemplateError as exc:
+        diags.error(where, f"errata template: {exc}")
+        return None
+    roots = (project.fonts_dir, project.templates_dir)
+    with _pinned_font_timestamps():
+        pdf, warnings = render_pdf(html, project.templates_dir, roots, f"{game.id}/errata")
+    for message in warnings:
+        diags.warning(where, f"errata (WeasyPrint): {message}")
+    return pdf
+
+
+def build(ctx: BuildContext) -> list[Output]:
+    rows = lines(ctx.game)
+    if not rows:
+        return []  # no errata table: no errata files
+    pdf = errata_pdf(ctx.project, ctx.game, rows, ctx.diags)
+    if pdf is None:
+        return []
+    return [
+        Output("errata.md", errata_md(ctx.game, rows)),
+        Output("errata.csv", errata_csv(rows)),
+        Output("errata.pdf", pdf),
+    ]

@@ -1,0 +1,238 @@
+"""The rulebook: `rulebook.pdf`, `rulebook.html` (one self-contained file) and, with
+`--booklet`, `rulebook-booklet.pdf` (half-size pages imposed two-up for saddle stitching).
+
+The prose is `cards/<game>/rulebook/*.md`; every table in it is generated from the data
+(`render/prose.py`, `render/datatables.py`). The page is `templates/<game>/rulebook.html.j2`
+or `templates/_shared/rulebook.html.j2`, styled by `templates/_shared/rulebook.css` followed by
+`templates/<game>/rulebook.css`. Fonts are the project's own (`fonts/fonts.yaml`): linked for
+WeasyPrint (which embeds subsets in the PDF), embedded as WOFF2 subsets in the HTML.
+
+Builds are reproducible: the PDF /ID derives from the game, and the only dates written are
+SOURCE_DATE_EPOCH's, when it is set.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound
+from markupsafe import Markup
+
+from ..diagnostics import Diagnostics, Loc
+from ..model import Game, Unknown
+from ..progress import NoProgress
+from ..render.datatables import format_value
+from ..render.documents import (
+    families_in,
+    font_faces,
+    impose_booklet,
+    pdf_faces,
+    render_pdf,
+    woff2_data_url,
+)
+from ..render.fonts import GENERIC_FAMILIES, FontRegistry, load_registry
+from ..render.prose import Prose, render_prose
+from .base import BuildContext, Output
+
+SHARED = "_shared"
+TEMPLATE = "rulebook.html.j2"
+STYLESHEET = "rulebook.css"
+# (full page, booklet page, booklet sheet in points, landscape)
+PAPER = {
+    "a4": ("A4", "A5", (841.89, 595.28)),
+    "letter": ("letter", "5.5in 8.5in", (792.0, 612.0)),
+}
+BOOKLET_CSS = ":root { --body-size: 9.6pt; } @page { margin: 15mm 13mm 15mm 13mm; }"
+
+
+def build(ctx: BuildContext) -> list[Output]:
+    game = ctx.game
+    if not game.rulebook:
+        return []  # a game without cards/<game>/rulebook/ has no rulebook to build
+    project = ctx.project
+    prose = render_prose(game)
+    for loc, message in prose.problems:
+        ctx.diags.error(loc, message, code="rulebook-ref")
+    template = _template(ctx)
+    css = _stylesheets(ctx)
+    registry = _registry(ctx)
+    if template is None or css is None or registry is None or ctx.diags.has_errors:
+        return []
+    families = _families(ctx, css, registry)
+    full, half, sheet = PAPER[ctx.options.paper]
+    page = f"@page {{ size: {full}; }}"
+
+    def html(font_css: str, paper_css: str) -> str:
+        return _page(template, game, prose, font_css, css + "\n" + paper_css)
+
+    print_fonts, _ = font_faces(registry, families, lambda path: path.as_uri())
+    try:
+        document = html(print_fonts, page)
+    except TemplateError as exc:
+        where = Loc(ctx.project.display(Path(template.filename)), getattr(exc, "lineno", None) or 1)
+        ctx.diags.error(where, f"rulebook template: {exc}")
+        return []
+    roots = (project.fonts_dir, project.templates_dir)
+    base = project.templates_dir / game.id
+
+    def pdf(kind: str, source: str) -> bytes:
+        def make() -> bytes:
+            data, warnings = render_pdf(source, base, roots, f"{game.id}/{kind}/{ctx.options.paper}")
+            _report(ctx, warnings)
+            return data
+
+        return _through(ctx, "rulebook-pdf", f"{kind}:{game.id}", (kind, source), make)
+
+    progress = getattr(ctx, "progress", None) or NoProgress()
+    progress.start(f"{game.id}: rulebook", 3 if ctx.options.booklet else 2)
+    outputs = [Output("rulebook.pdf", pdf("rulebook", document))]
+    progress.advance()
+
+    # The HTML embeds the faces the PDF uses, each subset to the document's characters.
+    used = pdf_faces(outputs[0].data, registry)
+    chars = "".join(sorted(set(prose.html.striptags() + document)))
+
+    def web_font(path: Path) -> str:
+        def make() -> bytes:
+            return woff2_data_url(path, chars).encode("ascii")
+
+        parts = (path.name, path.read_bytes(), chars)
+        return _through(ctx, "rulebook-woff2", f"woff2:{path.name}", parts, make).decode("ascii")
+
+    web_fonts, _ = font_faces(registry, families, web_font, used)
+    outputs.append(Output("rulebook.html", html(web_fonts, page).encode("utf-8")))
+    progress.advance()
+
+    if ctx.options.booklet:
+        pages = pdf("rulebook-booklet", html(print_fonts, f"@page {{ size: {half}; }}\n{BOOKLET_CSS}"))
+        metadata = {"/Title": f"{game.info.name} — Rulebook (booklet)", "/Producer": "deckwright"}
+        outputs.append(Output("rulebook-booklet.pdf", impose_booklet(pages, sheet, metadata)))
+        progress.advance()
+    progress.finish(", ".join(o.path for o in outputs))
+    return outputs
+
+
+def _through(ctx: BuildContext, kind: str, label: str, parts, make) -> bytes:
+    """A render through the build's cache (build/.cache/), when the build has one."""
+    cache = getattr(ctx, "cache", None)
+    return make() if cache is None else cache.through(kind, label, parts, make)
+
+
+def _page(template, game: Game, prose: Prose, font_css: str, css: str) -> str:
+    info = game.info
+    return template.render(
+        lang="en",
+        info=info,
+        date=_date(),
+        font_css=Markup(font_css),
+        css=Markup(css),
+        toc=prose.toc,
+        body=prose.html,
+        running_edition=_running_edition(game),
+        meta_line=" · ".join(str(v) for v in (info.version, info.date) if v and not isinstance(v, Unknown)),
+        players=_players(game),
+    )
+
+
+def _date() -> str | None:
+    """SOURCE_DATE_EPOCH as an ISO date, for the PDF's creation and modification dates."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not epoch.isdigit():
+        return None
+    return datetime.fromtimestamp(int(epoch), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _running_edition(game: Game) -> str:
+    edition = game.info.edition
+    text = "edition unknown" if isinstance(edition, Unknown) else str(edition)
+    version = game.info.version
+    if version and not isinstance(version, Unknown):
+        text = f"{text} · {version}"
+    return text
+
+
+def _players(game: Game) -> str:
+    info = game.info
+    count = (
+        f"{info.players_min}"
+        if info.players_min == info.players_max
+        else f"{info.players_min}–{info.players_max}"
+    )
+    text = f"{count} player{'s' if info.players_max > 1 else ''}"
+    host = info.extra.get("players_host")
+    if isinstance(host, int) and host > 0:
+        text += f" + {host} Host" if host == 1 else f" + {host} Hosts"
+    return text
+
+
+def _template(ctx: BuildContext):
+    folder = ctx.project.templates_dir
+    env = Environment(
+        loader=FileSystemLoader(str(folder)),
+        autoescape=True,
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    env.filters["value"] = lambda v: format_value(ctx.game, v, None)
+    names = [f"{ctx.game.id}/{TEMPLATE}", f"{SHARED}/{TEMPLATE}"]
+    try:
+        return env.select_template(names)
+    except TemplateNotFound:
+        shown = ctx.project.display(folder / SHARED / TEMPLATE)
+        ctx.diags.error(
+            Loc(shown), f"no rulebook template: add {shown} (or templates/{ctx.game.id}/{TEMPLATE})"
+        )
+        return None
+
+
+def _stylesheets(ctx: BuildContext) -> str | None:
+    folder = ctx.project.templates_dir
+    shared = folder / SHARED / STYLESHEET
+    if not shared.is_file():
+        ctx.diags.error(Loc(ctx.project.display(shared)), "the shared rulebook stylesheet is missing")
+        return None
+    sheets = [shared.read_text(encoding="utf-8")]
+    own = folder / ctx.game.id / STYLESHEET
+    if own.is_file():
+        sheets.append(own.read_text(encoding="utf-8"))
+    return "\n".join(sheets)
+
+
+def _registry(ctx: BuildContext) -> FontRegistry | None:
+    """The shipped fonts: the build's registry, else fonts/fonts.yaml read here."""
+    registry = getattr(ctx, "fonts", None)
+    if registry is not None:
+        return registry
+    diags = Diagnostics()
+    registry = load_registry(ctx.project.fonts_dir, diags, ctx.project.display)
+    for d in diags.errors:
+        ctx.diags.add(d)
+    return None if diags.has_errors else registry
+
+
+def _families(ctx: BuildContext, css: str, registry: FontRegistry) -> list[str]:
+    shipped = {f.casefold().replace(" ", ""): f for f in registry.families}
+    out = []
+    for name in families_in(css):
+        key = name.casefold().replace(" ", "")
+        if key in shipped:
+            out.append(shipped[key])
+        elif name.lower() not in (*GENERIC_FAMILIES, "inherit", "initial"):
+            shown = ctx.project.display(ctx.project.templates_dir / ctx.game.id / STYLESHEET)
+            ctx.diags.warning(
+                Loc(shown),
+                f"rulebook stylesheet names font {name!r}, which fonts/fonts.yaml does not ship; "
+                "WeasyPrint would use whatever the machine has",
+            )
+    return out
+
+
+def _report(ctx: BuildContext, warnings: list[str]) -> None:
+    where = Loc(ctx.project.display(ctx.project.templates_dir / SHARED / STYLESHEET))
+    for message in warnings:
+        if message.startswith("refused to fetch"):
+            ctx.diags.error(where, f"rulebook: {message}")
+        else:
+            ctx.diags.warning(where, f"rulebook (WeasyPrint): {message}")

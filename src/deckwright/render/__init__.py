@@ -1,0 +1,1 @@
+"""Rendering: shipped fonts, text layout, SVG templates, rasterising."""

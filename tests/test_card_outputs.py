@@ -1,0 +1,113 @@
+"""Card faces, TGC export and proofs, built from the synthetic game."""
+
+from __future__ import annotations
+
+import csv
+import io
+import xml.etree.ElementTree as ET
+
+import pytest
+from conftest import TempProject, messages
+from PIL import Image
+
+from deckwright.cli import main
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def build(project: TempProject, capsys, *extra: str) -> tuple[int, str]:
+    code = main(["--project", str(project.root), "build", "mini", "--jobs", "1", *extra])
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+def texts(svg: bytes) -> list[str]:
+    root = ET.fromstring(svg)
+    return [t.text or "" for t in root.iter(f"{SVG}text")]
+
+
+def test_every_face_renders_at_the_exact_tgc_size(mini: TempProject, capsys) -> None:
+    code, log = build(mini, capsys, "--only", "cards,tgc,proofs")
+    assert code == 0, log
+    cards = mini.root / "build/mini/cards"
+    fronts = sorted(p.name for p in cards.glob("*-front.png"))
+    assert fronts == ["ann-front.png", "bob-front.png", "cy-front.png", "zap-front.png"]
+    for png in cards.glob("*.png"):
+        with Image.open(png) as img:
+            assert img.size == (825, 1125), png.name
+    # one shared back for the deck, drawn once
+    assert sorted(p.name for p in cards.glob("*back*.png")) == ["back.png"]
+
+
+def test_tgc_manifest_adds_up_to_the_database(mini: TempProject, capsys) -> None:
+    code, log = build(mini, capsys, "--only", "tgc")
+    assert code == 0, log
+    tgc = mini.root / "build/mini/tgc"
+    rows = list(csv.DictReader(io.StringIO((tgc / "manifest.csv").read_text(encoding="utf-8"))))
+    assert list(rows[0]) == ["deck", "product", "face", "back", "quantity"]
+    assert sum(int(r["quantity"]) for r in rows) == 10
+    assert {r["product"] for r in rows} == {"PokerDeck"}
+    for row in rows:
+        for image in (row["face"], row["back"]):
+            with Image.open(tgc / image) as img:
+                assert img.size == (825, 1125)
+
+
+def test_proof_sheet_per_deck(mini: TempProject, capsys) -> None:
+    code, log = build(mini, capsys, "--only", "proofs")
+    assert code == 0, log
+    with Image.open(mini.root / "build/mini/proofs/main.png") as img:
+        assert img.width > 800
+
+
+def test_text_that_cannot_fit_is_a_validation_error(mini: TempProject) -> None:
+    long_text = " ".join(["Draw a card, then discard a card."] * 40)
+    mini.replace("mini", "heroes.yaml", 'text: "Heal 2."', f'text: "{long_text}"')
+    errors = messages(mini.check("mini"))
+    assert len(errors) == 1, errors
+    assert errors[0].startswith("cards/mini/heroes.yaml:21:11: error: card 'cy': text: text does not fit")
+    assert "even at 7 pt" in errors[0]
+
+
+def test_text_renders_as_written_with_escaping(mini: TempProject, capsys) -> None:
+    tricky = "'Fish & <chips> \"quoted\" ]]> ’s'"
+    mini.replace("mini", "heroes.yaml", 'text: "Heal 2."', f"text: {tricky}")
+    code, log = build(mini, capsys, "--only", "cards")
+    assert code == 0, log
+    svg = (mini.root / "build/mini/cards/cy-front.svg").read_bytes()
+    assert "Fish & <chips> \"quoted\" ]]> ’s" in " ".join(texts(svg))
+
+
+def test_unknown_text_shows_a_placeholder(mini: TempProject, capsys) -> None:
+    code, log = build(mini, capsys, "--only", "cards")
+    assert code == 0, log
+    svg = (mini.root / "build/mini/cards/bob-front.svg").read_bytes()
+    words = " ".join(texts(svg))
+    assert "UNKNOWN" in words
+    assert 'class="unknown"' in svg.decode()
+
+
+@pytest.mark.parametrize(
+    ("template", "old", "new", "expected"),
+    [
+        ("hero-front.svg.j2", '"body", field="text"', '"bodyy", field="text"', "no text style 'bodyy'"),
+        ("hero-front.svg.j2", "card.name", "card.nam", "templates/mini/hero-front.svg.j2:4"),
+        ("spell-front.svg.j2", "{% endblock %}", "{% endblok %}", "templates/mini/spell-front.svg.j2"),
+    ],
+)
+def test_template_errors_name_the_template(
+    mini: TempProject, template: str, old: str, new: str, expected: str
+) -> None:
+    path = mini.root / "templates/mini" / template
+    path.write_text(path.read_text().replace(old, new), encoding="utf-8")
+    errors = messages(mini.check("mini"))
+    assert any(expected in e for e in errors), errors
+
+
+def test_missing_template_is_a_validation_error(mini: TempProject) -> None:
+    (mini.root / "templates/mini/spell-front.svg.j2").unlink()
+    errors = messages(mini.check("mini"))
+    assert errors == [
+        "cards/mini/game.yaml:18:5: error: card type 'spell' has no front template "
+        "(templates/mini/spell-front.svg.j2)"
+    ]

@@ -1,0 +1,167 @@
+"""deckwright's benchmark: build speed and memory against the rendering libraries' own floor.
+
+Run with `make bench`. For each game (the three reference games and examples/peer-deck), in a
+throwaway copy of the project so the real build/ is untouched, it measures:
+
+- cold: a full build with an empty cache;
+- one-card: a rebuild after changing one card's text;
+- no-op: a rebuild with nothing changed;
+- per card: cold time / faces rendered;
+- floor: CairoSVG alone on the same card SVGs to PNG and PDF, and WeasyPrint alone on the same
+  rulebook HTML, with the same parallelism; and cold / floor;
+- peak RSS of the build (its largest process).
+
+Targets (ratios in the same run): cold <= 1.5 x floor, one-card <= 10 % of cold, no-op <= 3 % of
+cold, peak RSS < 300 MB; the peer deck's cold build under a third of Squib's 9-11 s on this
+machine (i.e. under 3 s). Each figure is one line: `game figure value [target verdict]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+GAMES = {
+    "light-and-mist": ("cards/light-and-mist", "scripture.yaml"),
+    "midnight-congregation": ("cards/midnight-congregation", "quirks.yaml"),
+    "light-vs-darkness": ("cards/light-vs-darkness", "strongholds.yaml"),
+    "peer-deck": ("examples/peer-deck", "cards.csv"),
+}
+SQUIB_PEER_DECK_SECONDS = 9.0  # the low end of Squib 0.20's 9-11 s on this machine (issue 7)
+
+
+def copy_project(target: Path) -> None:
+    for name in ("cards", "layouts", "templates", "fonts", "examples"):
+        shutil.copytree(REPO / name, target / name, symlinks=True)
+
+
+def run_build(project: Path, game: str, *extra: str) -> tuple[float, int, str]:
+    """Seconds, peak RSS (KB) of the build's largest process, and its output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [str(REPO / ".venv/bin/deckwright"), "--project", str(project), "build", game, *extra],
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env={**os.environ, "SOURCE_DATE_EPOCH": "1764460800"},
+    )
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"build of {game} failed:\n{proc.stdout}{proc.stderr}")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return seconds, max(peak, before), proc.stdout + proc.stderr
+
+
+def rendered(output: str) -> int:
+    match = re.search(r"\((\d+) rendered", output)
+    return int(match.group(1)) if match else 0
+
+
+def change_one_card(folder: Path, file: str) -> None:
+    """Edit one card's text: the first quoted text value (or the first CSV body cell)."""
+    path = folder / file
+    text = path.read_text(encoding="utf-8")
+    if file.endswith(".csv"):
+        lines = text.splitlines(keepends=True)
+        lines[1] = lines[1].replace(".", " again.", 1)
+        path.write_text("".join(lines), encoding="utf-8")
+        return
+    new, n = re.subn(r'^(\s+(?:text|effect|body|action): ")', r"\1Now ", text, count=1, flags=re.M)
+    if n != 1:
+        sys.exit(f"bench: found no card text to change in {path}")
+    path.write_text(new, encoding="utf-8")
+
+
+def _png(svg: str) -> int:
+    import cairosvg
+
+    return len(cairosvg.svg2png(bytestring=svg.encode(), dpi=300))
+
+
+def _pdf(svg: str) -> int:
+    import cairosvg
+
+    return len(cairosvg.svg2pdf(bytestring=svg.encode()))
+
+
+def floor_seconds(build_dir: Path, jobs: int) -> float:
+    """The libraries alone on the same inputs: card SVGs -> PNG and PDF, rulebook HTML -> PDF."""
+    svgs = [p.read_text(encoding="utf-8") for p in sorted((build_dir / "cards").glob("*.svg"))]
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(_png, svgs, chunksize=4))
+        list(pool.map(_pdf, svgs, chunksize=4))
+    html = build_dir / "rulebook.html"
+    if html.is_file():
+        import weasyprint
+
+        weasyprint.HTML(filename=str(html), base_url=str(build_dir)).write_pdf()
+    return time.perf_counter() - start
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
+
+
+def bench(game: str, jobs: int) -> list[str]:
+    folder_rel, edit_file = GAMES[game]
+    lines = []
+    with tempfile.TemporaryDirectory(prefix="deckwright-bench-") as tmp:
+        project = Path(tmp)
+        copy_project(project)
+        target = folder_rel if game == "peer-deck" else game
+        cold, peak_kb, out = run_build(project, target, "--no-cache", "--jobs", str(jobs))
+        faces = rendered(out)
+        change_one_card(project / folder_rel, edit_file)
+        one, _, out_one = run_build(project, target, "--jobs", str(jobs))
+        noop, _, out_noop = run_build(project, target, "--jobs", str(jobs))
+        floor = floor_seconds(project / "build" / game, jobs)
+    ratio = cold / floor if floor else float("nan")
+    lines.append(f"{game} cold-build {cold:.2f}s ({faces} renders)")
+    one_note = f"({rendered(out_one)} renders) [<= 10%: {verdict(one <= 0.10 * cold)}]"
+    noop_note = f"({rendered(out_noop)} renders) [<= 3%: {verdict(noop <= 0.03 * cold)}]"
+    lines.append(f"{game} one-card-rebuild {one:.2f}s = {one / cold:.1%} of cold {one_note}")
+    lines.append(f"{game} no-op-rebuild {noop:.2f}s = {noop / cold:.1%} of cold {noop_note}")
+    if faces:
+        lines.append(f"{game} per-render {cold / faces * 1000:.0f}ms")
+    lines.append(
+        f"{game} floor {floor:.2f}s (CairoSVG PNG+PDF of the same SVGs, WeasyPrint of the same HTML)"
+    )
+    lines.append(f"{game} cold/floor {ratio:.2f} [<= 1.5: {verdict(ratio <= 1.5)}]")
+    lines.append(f"{game} peak-rss {peak_kb / 1024:.0f}MB [< 300MB: {verdict(peak_kb < 300 * 1024)}]")
+    if game == "peer-deck":
+        limit = SQUIB_PEER_DECK_SECONDS / 3
+        lines.append(f"{game} vs-squib {cold:.2f}s vs Squib 9-11s [< {limit:.1f}s: {verdict(cold < limit)}]")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("games", nargs="*", default=list(GAMES), choices=list(GAMES))
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--single", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.single:  # one game per process, so peak RSS is that game's alone
+        for line in bench(args.games[0], args.jobs):
+            print(line, flush=True)
+        return
+    print(f"deckwright benchmark: {os.cpu_count()} cores, --jobs {args.jobs}", flush=True)
+    for game in args.games:
+        cmd = [sys.executable, __file__, "--single", "--jobs", str(args.jobs), game]
+        if subprocess.run(cmd).returncode != 0:
+            sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
