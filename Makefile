@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # Shared libraries CairoSVG and WeasyPrint load at run time; installed only when missing.
-SYSTEM_PACKAGES := libcairo2 libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b fontconfig
+SYSTEM_PACKAGES := libcairo2 libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 fontconfig
 
 .PHONY: build test validate lint format bench clean system
 

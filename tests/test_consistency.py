@@ -307,3 +307,12 @@ def test_check_page_escapes_game_text(quill: TempProject, capsys) -> None:
     page = (quill.root / "build" / "quill" / "check.html").read_text(encoding="utf-8")
     assert code == 0
     assert "&lt;b&gt;happens&lt;/b&gt;" in page and "<b>happens</b>" not in page
+
+
+def test_editor_declarations_are_validated(quill: TempProject) -> None:
+    quill.replace("quill", "tables.yaml", "current: current\n", "current: draft\n")
+    quill.replace("quill", "tables.yaml", "editor: {about: subject}", "editor: {about: text, extra: 1}")
+    errors = messages(checked_game(quill))
+    assert any("editor.errata: current names no column 'draft'" in e for e in errors), errors
+    assert any("about names 'text', which is no ref column" in e for e in errors), errors
+    assert any("unknown key 'extra' in table 'notes': editor" in e for e in errors), errors

@@ -9,27 +9,22 @@ import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from . import __version__, consistency
+from . import __version__
 from .diagnostics import Diagnostics
 from .lock import BuildLock, LockedError
-from .outputs.base import DUPLEX, PAPERS, BuildOptions
-from .outputs.check import check_page
-from .outputs.export import export_csv, export_json
-from .pipeline import (
-    OUTPUT_KINDS,
-    Checked,
-    available_kinds,
-    build_game,
-    check_game,
-    load_fonts,
-    load_layouts,
-    prepare_fonts,
-)
+from .outputs.base import DUPLEX, OUTPUT_KINDS, PAPERS, BuildOptions, available_kinds
 from .project import Project, find_root
 from .uptodate import input_digest, is_up_to_date, record
 from .watch import snapshot, wait_for_change
 from .writer import Writer
+
+if TYPE_CHECKING:
+    from .pipeline import Checked
+
+# The pipeline (YAML, Jinja2, fonts, the validators) is imported inside the commands that use
+# it: an up-to-date `build` answers in the time Python takes to start.
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -144,6 +139,8 @@ class Cli:
     def check_all(
         self, names: Sequence[str], activate_fonts: bool = False
     ) -> tuple[list[Checked], Diagnostics]:
+        from .pipeline import check_game, load_fonts, load_layouts, prepare_fonts
+
         """Load and validate games; fonts are activated for cairo when a build follows."""
         shared = Diagnostics()
         folders = self.folders(names)
@@ -154,6 +151,8 @@ class Cli:
     # -- commands --------------------------------------------------------------------------
 
     def list(self) -> int:
+        from .pipeline import check_game
+
         for game_id, folder in self.project.game_folders().items():
             checked = check_game(self.project, folder, {})
             info = checked.game.info if checked.game else None
@@ -193,6 +192,10 @@ class Cli:
         return EXIT_ERRORS if failed else EXIT_OK
 
     def check(self) -> int:
+        from . import consistency
+        from .outputs.check import check_page
+        from .pipeline import check_game, load_layouts
+
         shared = Diagnostics()
         layouts = load_layouts(self.project, shared)
         folders = self.folders(self.args.games)
@@ -230,6 +233,8 @@ class Cli:
         return status
 
     def export(self) -> int:
+        from .outputs.export import export_csv, export_json
+
         results, shared = self.check_all([self.args.game])
         result = results[0]
         problems = [*shared.errors, *result.diags.errors]
@@ -282,12 +287,8 @@ class Cli:
         )
         folders = self.folders(args.games)
         shared = Diagnostics()
-        self.layouts = load_layouts(self.project, shared)
-        self.fonts = None  # loaded (and activated for cairo) when a game needs building
-        for d in shared.sorted():
-            print(d, file=sys.stderr)
-        if shared.has_errors:
-            return EXIT_ERRORS
+        # layouts and fonts are loaded (fonts activated for cairo) when a game needs building
+        self.layouts = self.fonts = None
         status = EXIT_OK
         for folder in folders:
             # one game's failure never stops the others; the exit code reports it
@@ -311,12 +312,15 @@ class Cli:
             if not args.quiet:
                 print(f"{folder.name}: up to date (nothing changed since the last build)")
             return EXIT_OK
-        if self.fonts is None:
+        from .pipeline import build_game, check_game, load_layouts, prepare_fonts
+
+        if self.layouts is None:
+            self.layouts = load_layouts(project, shared)
             self.fonts = prepare_fonts(project, shared)
-            if self.fonts is None:
-                for d in shared.errors:
-                    print(d, file=sys.stderr)
-                return EXIT_ERRORS
+            for d in shared.sorted():
+                print(d, file=sys.stderr)
+        if shared.has_errors or self.fonts is None:
+            return EXIT_ERRORS
         checked = check_game(project, folder, self.layouts, self.fonts)
         for d in checked.diags.sorted():
             if d.severity.value == "error" or not args.quiet:
@@ -373,7 +377,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_OK
         print("deckwright: interrupted", file=sys.stderr)
         return 130
-
 
 
 class TerminalProgress:

@@ -4,29 +4,27 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import tempfile
 import importlib.util
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .cache import RenderCache, files_digest
 from .diagnostics import Diagnostics
 from .model import Game, Layout
-from .outputs.base import BuildContext, BuildOptions, Output
+from .outputs.base import OUTPUT_KINDS, BuildContext, BuildOptions, Output
 from .progress import NoProgress, Progress
 from .project import Project
-from .outputs.card_images import make_renderer
-from .render.faces import FaceSet, render_faces
-from .render.fonts import FontRegistry, activate, load_registry
 from .readers import load_game
 from .readers.layouts import read_layouts
+from .render.fonts import FontRegistry, activate, load_registry
 from .validate import validate_game
 from .writer import Writer
 
-# Output kinds in build order, each a module under deckwright.outputs with build(ctx).
-# Imported only when built, so `validate` never loads the rendering libraries.
-OUTPUT_KINDS: tuple[str, ...] = ("cards", "tgc", "proofs", "pnp", "rulebook", "errata", "check")
+if TYPE_CHECKING:
+    from .render.faces import FaceSet
 
 
 @dataclass
@@ -75,6 +73,9 @@ def check_game(
     validate_game(game, layouts, diags)
     faces = None
     if fonts is not None and not diags.has_errors:
+        from .outputs.card_images import make_renderer  # the rendering stack, only when needed
+        from .render.faces import render_faces
+
         renderer = make_renderer(project, game, layouts, fonts, diags)
         if renderer is not None:
             faces = render_faces(game, layouts, renderer, diags)
@@ -86,13 +87,6 @@ def output_builder(kind: str):
         raise ValueError(f"no output kind {kind!r} (kinds: {', '.join(OUTPUT_KINDS)})")
     module = importlib.import_module(f"{__package__}.outputs.{kind}")
     return module.build
-
-
-def available_kinds() -> list[str]:
-    """Output kinds whose builder module exists in this version."""
-    return [
-        kind for kind in OUTPUT_KINDS if importlib.util.find_spec(f"{__package__}.outputs.{kind}") is not None
-    ]
 
 
 def load_fonts(project: Project, diags: Diagnostics) -> FontRegistry | None:

@@ -7,19 +7,31 @@ them atomically. Builders never touch the disk themselves and report problems in
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..cache import RenderCache
-from ..diagnostics import Diagnostics
-from ..model import Game, Layout
 from ..progress import NoProgress, Progress
-from ..project import Project
-from ..render.fonts import FontRegistry
 
+if TYPE_CHECKING:  # kept out of the import path of `validate` and up-to-date checks
+    from ..cache import RenderCache
+    from ..diagnostics import Diagnostics
+    from ..model import Game, Layout
+    from ..project import Project
+    from ..render.fonts import FontRegistry
+
+# Output kinds in build order, each a module under deckwright.outputs with build(ctx).
+# Imported only when built, so `validate` never loads the rendering libraries.
+OUTPUT_KINDS: tuple[str, ...] = ("cards", "tgc", "proofs", "pnp", "rulebook", "errata", "check")
 PAPERS = ("a4", "letter")
 DUPLEX = ("long-edge", "short-edge")
+
+
+def available_kinds() -> list[str]:
+    """Output kinds whose builder module exists in this version."""
+    package = __name__.rsplit(".", 1)[0]
+    return [kind for kind in OUTPUT_KINDS if importlib.util.find_spec(f"{package}.{kind}") is not None]
 
 
 @dataclass(frozen=True)

@@ -222,6 +222,7 @@ def impose_booklet(pdf: bytes, sheet_size: tuple[float, float], metadata: Mappin
             if index < len(pages):
                 move = Transformation().scale(scale, scale).translate(x, y0)
                 side.merge_transformed_page(pages[index], move)
+        side.compress_content_streams()
     writer.add_metadata(dict(metadata))
     out = io.BytesIO()
     writer.write(out)

@@ -114,8 +114,8 @@ def _pick(
 def _items(game: Game, ref: RulebookRef) -> list[Card | Row]:
     if ref.kind == "table":
         return list(game.tables[ref.target].rows)
-    types = ref.target.split(",")
-    return [card for card in game.cards if card.type in types]
+    types = ref.target.split(",")  # in the order the reference names them, then file order
+    return sorted((card for card in game.cards if card.type in types), key=lambda c: types.index(c.type))
 
 
 def _names(item: Card | Row, columns: Mapping[str, Any]) -> dict[str, Any]:
