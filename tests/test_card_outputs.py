@@ -75,7 +75,7 @@ def test_text_renders_as_written_with_escaping(mini: TempProject, capsys) -> Non
     code, log = build(mini, capsys, "--only", "cards")
     assert code == 0, log
     svg = (mini.root / "build/mini/cards/cy-front.svg").read_bytes()
-    assert "Fish & <chips> \"quoted\" ]]> ’s" in " ".join(texts(svg))
+    assert 'Fish & <chips> "quoted" ]]> ’s' in " ".join(texts(svg))
 
 
 def test_unknown_text_shows_a_placeholder(mini: TempProject, capsys) -> None:
@@ -111,3 +111,31 @@ def test_missing_template_is_a_validation_error(mini: TempProject) -> None:
         "cards/mini/game.yaml:18:5: error: card type 'spell' has no front template "
         "(templates/mini/spell-front.svg.j2)"
     ]
+
+
+def test_a_back_shared_by_two_sizes_is_drawn_at_each_size(mini: TempProject, capsys) -> None:
+    mini.replace(
+        "mini",
+        "game.yaml",
+        "decks:\n",
+        "  coin:\n    title: Coin\n    layout: chit-medium\n    fields: {}\n"
+        "decks:\n  coins:\n    title: Coins\n    types: [coin]\n",
+    )
+    mini.replace("mini", "checks.yaml", "count() == 10", "count() - count('coin') == 10")
+    mini.path("mini", "coins.yaml").write_text(
+        "type: coin\ncards:\n  - {id: gold, name: Gold, count: 5}\n", encoding="utf-8"
+    )
+    coin = mini.root / "templates/mini/coin-front.svg.j2"
+    coin.write_text(
+        (mini.root / "templates/mini/spell-front.svg.j2")
+        .read_text()
+        .replace('{{ text(card.text, geom.safe.at(0, 40, geom.safe.w, 150), "body", field="text") }}', "")
+        .replace("geom.safe.slice_top(22)", "geom.safe"),
+        encoding="utf-8",
+    )
+    code, log = build(mini, capsys, "--only", "cards")
+    assert code == 0, log
+    cards = mini.root / "build/mini/cards"
+    with Image.open(cards / "back-poker.png") as poker, Image.open(cards / "back-chit-medium.png") as chit:
+        assert poker.size == (825, 1125)
+        assert chit.size == (300, 300)

@@ -37,11 +37,28 @@ class FaceSet:
         self.faces[face.name] = face
 
 
-def shared_back_name(renderer: CardRenderer, card: Card) -> str:
-    card_type = renderer.game.card_types[card.type]
-    template = renderer.find_template(card_type, BACK) or "back"
+def _back_stem(renderer: CardRenderer, type_id: str) -> str:
+    template = renderer.find_template(renderer.game.card_types[type_id], BACK) or "back"
     stem = template.rsplit("/", 1)[-1].removesuffix(".svg.j2")
     return stem if stem.startswith("back") else f"back-{stem.removesuffix('-back')}"
+
+
+def shared_back_names(renderer: CardRenderer) -> dict[str, str]:
+    """Face name of the shared back of each card type that is not double-sided.
+
+    One back template may serve card types of different sizes (a game-wide `back.svg.j2` for
+    cards and chits): it is then drawn once per layout, named `<back>-<layout>`.
+    """
+    game = renderer.game
+    single = [t for t in game.card_types.values() if not t.double_sided]
+    layouts_of: dict[str, set[str]] = {}
+    for card_type in single:
+        layouts_of.setdefault(_back_stem(renderer, card_type.id), set()).add(card_type.layout)
+    names = {}
+    for card_type in single:
+        stem = _back_stem(renderer, card_type.id)
+        names[card_type.id] = stem if len(layouts_of[stem]) == 1 else f"{stem}-{card_type.layout}"
+    return names
 
 
 def render_faces(
@@ -50,6 +67,7 @@ def render_faces(
     """Render every face; template errors and text problems go to `diags`."""
     result = FaceSet()
     missing = _missing_templates(game, renderer, diags)
+    backs = shared_back_names(renderer)
     for card in game.cards:
         card_type = game.card_types[card.type]
         if card_type.id in missing:
@@ -59,10 +77,7 @@ def render_faces(
         if front is not None:
             result.add(front)
             result.front_of[card.id] = front.name
-        if card_type.double_sided:
-            back_name = f"{card.id}-back"
-        else:
-            back_name = shared_back_name(renderer, card)
+        back_name = f"{card.id}-back" if card_type.double_sided else backs[card_type.id]
         if back_name not in result.faces:
             back = _render(renderer, card, BACK, back_name, layout, diags)
             if back is None:

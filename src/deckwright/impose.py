@@ -1,0 +1,750 @@
+"""Print-and-play sheet geometry: where every card, crop mark, fold line and board tile goes.
+
+Pure arithmetic in points with y pointing down (the SVG convention); nothing here draws.
+
+The rules, and why:
+
+- **Count first.** A grid holds as many cards as fit with every trim line at least the paper's
+  `margin` from the edge (layouts/papers.yaml): poker cards 3 x 3 on A4 and on US Letter.
+- **Bleed.** Cards sit apart, each with its full bleed (a gap of twice the bleed between two
+  trims), when the same count still fits with the full bleed and crop marks outside it;
+  otherwise neighbours butt and share one cut line, and the bleed is kept on the block's outer
+  edges. Poker cards on both papers butt both ways: 3 x 63.5 mm plus two 6.35 mm gaps plus the
+  outer bleed and marks is 218.6 mm, wider than A4 (210) and Letter (215.9); three rows take
+  266.7 mm of Letter's 279.4. A shared cut also means one cut per line, not two.
+- **Outer bleed** is the layout's, reduced only where keeping it would push the crop marks into
+  the printer's margin: Letter's 6.35 mm above and below three poker rows keep no bleed there,
+  so the edge of the ink is the cut and the marks start right beside it.
+- **Crop marks** lie in the margins only: for every cut line, a short segment beyond the block
+  at each end, starting MARK_GAP past the printed bleed, so they are outside every card and
+  never cross a neighbour. No outline is drawn around cards.
+- **Duplex.** A back is placed by `back_slot`: the page flips over its long edge (columns
+  mirror) or its short edge (rows mirror), and the card itself turns over its vertical axis, so
+  each back prints exactly behind its front and reads upright when the card is turned over
+  like a book page. A short-edge flip therefore also turns the back image by 180 degrees.
+- **Gutterfold** puts fronts on the left half and backs on the right (mirrored across the fold
+  line in the middle, at least FOLD_CLEARANCE from any bleed); cards lie sideways when more fit
+  that way, which turns each back 180 degrees against its front.
+- **Boards** larger than the printable area are tiled with TILE_OVERLAP of overlap; every seam
+  carries crosses at the same board positions on both tiles.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .readers.papers import Paper
+
+MM = 72 / 25.4
+EPS = 1e-6
+
+MARK_GAP = 0.5 * MM  # between a card's printed bleed and the start of its crop mark
+MARK_MIN = 2 * MM  # a crop mark is at least this long where the paper allows
+MARK_MAX = 6 * MM
+MARK_EDGE = 1 * MM  # marks stop this far from the paper edge
+FOOTER_BAND = 3.5 * MM  # height of the footer line
+FOOTER_SIDE_MIN = 40 * MM  # shortest stretch of a side margin that takes half a footer
+FOLD_CLEARANCE = 5 * MM  # gutterfold: fold line to the nearest bleed
+# Butted cards each print this far past their shared cut line, into the neighbour: without it
+# viewers (and some RIPs) show a hairline of paper between two cards' anti-aliased edges.
+SEAM_OVERLAP = 0.1 * MM
+TILE_OVERLAP = 12 * MM
+TILE_BAND = 4 * MM  # around a tile: room for the board's crop marks
+ALIGN_STEPS = (-2, -1, 0, 1, 2)  # mm, the duplex alignment sheet's offsets
+ALIGN_CELL = 30 * MM
+
+
+# ---- primitives --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.h
+
+    @property
+    def cx(self) -> float:
+        return self.x + self.w / 2
+
+    @property
+    def cy(self) -> float:
+        return self.y + self.h / 2
+
+    def expand(self, left: float, top: float, right: float, bottom: float) -> Rect:
+        return Rect(self.x - left, self.y - top, self.w + left + right, self.h + top + bottom)
+
+    def overlaps(self, other: Rect, tolerance: float = EPS) -> bool:
+        """True when the interiors share area (touching edges do not count)."""
+        return (
+            self.x < other.right - tolerance
+            and other.x < self.right - tolerance
+            and self.y < other.bottom - tolerance
+            and other.y < self.bottom - tolerance
+        )
+
+    def contains(self, other: Rect, tolerance: float = EPS) -> bool:
+        return (
+            other.x >= self.x - tolerance
+            and other.y >= self.y - tolerance
+            and other.right <= self.right + tolerance
+            and other.bottom <= self.bottom + tolerance
+        )
+
+    def moved(self, dx: float, dy: float) -> Rect:
+        return Rect(self.x + dx, self.y + dy, self.w, self.h)
+
+
+def union(rects: Iterable[Rect]) -> Rect | None:
+    rects = list(rects)
+    if not rects:
+        return None
+    x, y = min(r.x for r in rects), min(r.y for r in rects)
+    return Rect(x, y, max(r.right for r in rects) - x, max(r.bottom for r in rects) - y)
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+    @property
+    def length(self) -> float:
+        return math.hypot(self.x2 - self.x1, self.y2 - self.y1)
+
+    def bounds(self, half_width: float = 0.0) -> Rect:
+        x, y = min(self.x1, self.x2), min(self.y1, self.y2)
+        return Rect(x, y, abs(self.x2 - self.x1), abs(self.y2 - self.y1)).expand(
+            half_width, half_width, half_width, half_width
+        )
+
+    def moved(self, dx: float, dy: float) -> Segment:
+        return Segment(self.x1 + dx, self.y1 + dy, self.x2 + dx, self.y2 + dy)
+
+
+@dataclass(frozen=True, slots=True)
+class Affine:
+    """x' = a x + c y + e, y' = b x + d y + f: SVG's matrix(a b c d e f)."""
+
+    a: float = 1.0
+    b: float = 0.0
+    c: float = 0.0
+    d: float = 1.0
+    e: float = 0.0
+    f: float = 0.0
+
+    def __matmul__(self, other: Affine) -> Affine:
+        """`self @ other` applies `other` first."""
+        return Affine(
+            self.a * other.a + self.c * other.b,
+            self.b * other.a + self.d * other.b,
+            self.a * other.c + self.c * other.d,
+            self.b * other.c + self.d * other.d,
+            self.a * other.e + self.c * other.f + self.e,
+            self.b * other.e + self.d * other.f + self.f,
+        )
+
+    def apply(self, x: float, y: float) -> tuple[float, float]:
+        return (self.a * x + self.c * y + self.e, self.b * x + self.d * y + self.f)
+
+    def map_rect(self, r: Rect) -> Rect:
+        points = [self.apply(x, y) for x in (r.x, r.right) for y in (r.y, r.bottom)]
+        x0, y0 = min(p[0] for p in points), min(p[1] for p in points)
+        return Rect(x0, y0, max(p[0] for p in points) - x0, max(p[1] for p in points) - y0)
+
+    @property
+    def quarter_turns(self) -> int:
+        """Clockwise quarter turns (0-3) of a rotation, ignoring mirroring."""
+        return round(math.degrees(math.atan2(self.b, self.a)) / 90) % 4
+
+    @property
+    def mirrored(self) -> bool:
+        return self.a * self.d - self.b * self.c < 0
+
+
+def translate(dx: float, dy: float) -> Affine:
+    return Affine(e=dx, f=dy)
+
+
+def quarter_turn(turns: int) -> Affine:
+    """A clockwise rotation (as seen on the page) by `turns` x 90 degrees about the origin."""
+    cos, sin = ((1, 0), (0, 1), (-1, 0), (0, -1))[turns % 4]
+    return Affine(cos, sin, -sin, cos)
+
+
+def mirror_x(axis_x2: float) -> Affine:
+    """x -> axis_x2 - x (a mirror about the vertical line x = axis_x2 / 2)."""
+    return Affine(a=-1.0, e=axis_x2)
+
+
+def mirror_y(axis_y2: float) -> Affine:
+    return Affine(d=-1.0, f=axis_y2)
+
+
+# ---- cards on a sheet ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """A card (or token, or board) as the sheet sees it: trim size and bleed, in points."""
+
+    width: float
+    height: float
+    bleed: float
+    radius: float = 0.0
+
+    @property
+    def canvas(self) -> tuple[float, float]:
+        return (self.width + 2 * self.bleed, self.height + 2 * self.bleed)
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One card placed on a page."""
+
+    index: int  # order on the sheet (row-major for fronts)
+    trim: Rect  # page coordinates
+    clip: Rect  # what is printed: the trim plus the bleed kept on each side
+    transform: Affine  # card canvas (trim + full bleed, points) -> page
+    radius: float = 0.0  # corner radius of the trim (tokens' cut lines)
+
+
+def place(item: Item, trim: Rect, turns: int = 0) -> Affine:
+    """The transform that puts the item's canvas, turned `turns` quarters, onto `trim`."""
+    rotation = quarter_turn(turns)
+    mapped = rotation.map_rect(Rect(item.bleed, item.bleed, item.width, item.height))
+    return translate(trim.x - mapped.x, trim.y - mapped.y) @ rotation
+
+
+@dataclass(frozen=True, slots=True)
+class Axis:
+    """One direction of a grid: `count` trims of `size`, `gap` apart, starting at `start`."""
+
+    count: int
+    size: float
+    gap: float  # 0: neighbours share the cut line; else 2 x inner bleed
+    inner: float  # bleed kept between neighbours (SEAM_OVERLAP when they share the cut)
+    outer: float  # bleed kept at the two ends of the block
+    start: float
+
+    @property
+    def span(self) -> float:
+        return self.count * self.size + (self.count - 1) * self.gap
+
+    def trim_start(self, i: int) -> float:
+        return self.start + i * (self.size + self.gap)
+
+    def bleeds(self, i: int, last: int) -> tuple[float, float]:
+        before = self.outer if i == 0 else self.inner
+        after = self.outer if i == last else self.inner
+        return before, after
+
+
+def plan_axis(
+    length: float,
+    size: float,
+    bleed: float,
+    low: float,
+    high: float,
+    *,
+    marks: bool = True,
+    limit: int = 1_000_000,
+) -> Axis | None:
+    """Lay `size` trims along [low, high] of a page `length` long.
+
+    `low`/`high` bound the trims (the paper margin, plus any reserved band). With `marks`,
+    crop marks need MARK_GAP + MARK_MIN beyond the printed bleed inside the bounds, else the
+    outer bleed shrinks; without marks (punch-out tokens) cards always sit apart with full
+    bleed, all of it inside the bounds.
+    """
+    usable = high - low
+    if not marks:
+        count = min(limit, math.floor((usable + EPS) / (size + 2 * bleed)))
+        if count < 1:
+            return None
+        gap = 2 * bleed
+        span = count * size + (count - 1) * gap
+        return Axis(count, size, gap, bleed, bleed, low + (usable - span) / 2)
+    count = min(limit, math.floor((usable + EPS) / size))
+    if count < 1:
+        return None
+    need = 2 * (bleed + MARK_GAP + MARK_MIN)
+    apart = bleed > 0 and count * size + (count - 1) * 2 * bleed + need <= usable + EPS
+    gap = 2 * bleed if apart else 0.0
+    span = count * size + (count - 1) * gap
+    start = low + (usable - span) / 2
+    room = min(start - low, high - (start + span)) - MARK_GAP - MARK_MIN
+    outer = min(bleed, max(0.0, room))
+    inner = gap / 2 if apart else min(bleed, SEAM_OVERLAP)
+    return Axis(count, size, gap, inner, outer, start)
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Cards of one layout on one paper: `cols` x `rows`, each turned `turns` quarters."""
+
+    paper: Paper
+    item: Item
+    cols: Axis
+    rows: Axis
+    turns: int = 0
+    marks: bool = True  # crop marks (cards, boards) or cut lines (tokens)
+
+    @property
+    def per_page(self) -> int:
+        return self.cols.count * self.rows.count
+
+    def slots(self, n: int | None = None) -> list[Slot]:
+        """The first `n` positions, row by row, left to right."""
+        n = self.per_page if n is None else min(n, self.per_page)
+        last_col, last_row = self.cols.count - 1, self.rows.count - 1
+        out = []
+        for index in range(n):
+            row, col = divmod(index, self.cols.count)
+            trim = Rect(self.cols.trim_start(col), self.rows.trim_start(row), self.cols.size, self.rows.size)
+            left, right = self.cols.bleeds(col, last_col)
+            top, bottom = self.rows.bleeds(row, last_row)
+            clip = trim.expand(left, top, right, bottom)
+            out.append(Slot(index, trim, clip, place(self.item, trim, self.turns), self.item.radius))
+        return out
+
+
+def plan_grid(
+    paper: Paper,
+    item: Item,
+    *,
+    marks: bool = True,
+    reserve: float = 0.0,
+    turns: int | None = None,
+    single: bool = False,
+) -> Grid | None:
+    """The grid with the most cards per page (upright first, sideways if more fit).
+
+    `reserve` keeps a band of that height free above and below the block (for the footer);
+    `single` plans one item, centred (a board on its own page).
+    """
+    options = (0, 1) if turns is None else (turns,)
+    best: Grid | None = None
+    m = paper.margin
+    for t in options:
+        w, h = (item.width, item.height) if t % 2 == 0 else (item.height, item.width)
+        limit = 1 if single else 1_000_000
+        cols = plan_axis(paper.width, w, item.bleed, m, paper.width - m, marks=marks, limit=limit)
+        rows = plan_axis(
+            paper.height, h, item.bleed, m + reserve, paper.height - m - reserve, marks=marks, limit=limit
+        )
+        if cols is None or rows is None:
+            continue
+        grid = Grid(paper, item, cols, rows, t, marks)
+        if best is None or grid.per_page > best.per_page:
+            best = grid
+    return best
+
+
+def crop_marks(slots: Sequence[Slot], paper: Paper) -> list[Segment]:
+    """Marks for every cut line of the placed cards, beyond the block at both ends."""
+    if not slots:
+        return []
+    drawn = union(s.clip for s in slots)
+    xs = sorted({round(v, 4) for s in slots for v in (s.trim.x, s.trim.right)})
+    ys = sorted({round(v, 4) for s in slots for v in (s.trim.y, s.trim.bottom)})
+    marks = []
+    for x in xs:
+        marks += _mark_pair(x, drawn.y, drawn.bottom, paper.height, vertical=True)
+    for y in ys:
+        marks += _mark_pair(y, drawn.x, drawn.right, paper.width, vertical=False)
+    return marks
+
+
+def _mark_pair(at: float, low: float, high: float, length: float, *, vertical: bool) -> list[Segment]:
+    out = []
+    for start, end in (
+        (low - MARK_GAP, max(low - MARK_GAP - MARK_MAX, MARK_EDGE)),
+        (high + MARK_GAP, min(high + MARK_GAP + MARK_MAX, length - MARK_EDGE)),
+    ):
+        if abs(end - start) < 0.5 * MM:
+            continue
+        out.append(Segment(at, start, at, end) if vertical else Segment(start, at, end, at))
+    return out
+
+
+# ---- duplex ----------------------------------------------------------------------------------
+
+DUPLEX_EDGES = ("long-edge", "short-edge")
+
+
+def sheet_flip(paper: Paper, edge: str) -> Affine:
+    """Front page -> back page position of the same spot of paper, for a duplex flip."""
+    if edge == "long-edge":
+        return mirror_x(paper.width)
+    if edge == "short-edge":
+        return mirror_y(paper.height)
+    raise ValueError(f"duplex edge must be one of {', '.join(DUPLEX_EDGES)}, not {edge!r}")
+
+
+def back_slot(front: Slot, item: Item, flip: Affine, offset: tuple[float, float] = (0.0, 0.0)) -> Slot:
+    """The back of a front slot: behind it on the paper, turned over like a book page."""
+    shift = translate(*offset)
+    card_over = mirror_x(item.canvas[0])
+    move = shift @ flip
+    return Slot(
+        front.index,
+        move.map_rect(front.trim),
+        move.map_rect(front.clip),
+        move @ front.transform @ card_over,
+        front.radius,
+    )
+
+
+# ---- gutterfold ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Gutterfold:
+    """Fronts on the left half, their backs mirrored on the right, a fold line between."""
+
+    paper: Paper
+    item: Item
+    cols: Axis  # the left half's columns
+    rows: Axis
+    turns: int
+
+    @property
+    def fold_x(self) -> float:
+        return self.paper.width / 2
+
+    @property
+    def per_page(self) -> int:
+        return self.cols.count * self.rows.count
+
+    def slots(self, n: int | None = None) -> tuple[list[Slot], list[Slot]]:
+        grid = Grid(self.paper, self.item, self.cols, self.rows, self.turns)
+        fronts = grid.slots(n)
+        # The fold-side bleed is always the full bleed (there is room by construction).
+        last = self.cols.count - 1
+        fronts = [
+            Slot(s.index, s.trim, _fold_side(s, self.item.bleed), s.transform, s.radius)
+            if round((s.trim.x - self.cols.start) / (self.cols.size + self.cols.gap)) == last
+            else s
+            for s in fronts
+        ]
+        flip = mirror_x(self.paper.width)
+        return fronts, [back_slot(s, self.item, flip) for s in fronts]
+
+    def fold_line(self, slots: Sequence[Slot]) -> Segment:
+        drawn = union(s.clip for s in slots) or Rect(0, 0, 0, self.paper.height)
+        top = max(drawn.y - MARK_GAP - MARK_MAX, MARK_EDGE)
+        bottom = min(drawn.bottom + MARK_GAP + MARK_MAX, self.paper.height - MARK_EDGE)
+        return Segment(self.fold_x, top, self.fold_x, bottom)
+
+
+def _fold_side(slot: Slot, bleed: float) -> Rect:
+    clip = slot.clip
+    return Rect(clip.x, clip.y, slot.trim.right + bleed - clip.x, clip.h)
+
+
+def plan_gutterfold(
+    paper: Paper, item: Item, *, marks: bool = True, reserve: float = 0.0
+) -> Gutterfold | None:
+    """The gutterfold layout with the most cards per page; `reserve` as for `plan_grid`."""
+    half = paper.width / 2
+    best: Gutterfold | None = None
+    for turns in (0, 1):
+        w, h = (item.width, item.height) if turns == 0 else (item.height, item.width)
+        high = half - FOLD_CLEARANCE - item.bleed
+        cols = plan_axis(half, w, item.bleed, paper.margin, high, marks=marks)
+        low, high = paper.margin + reserve, paper.height - paper.margin - reserve
+        rows = plan_axis(paper.height, h, item.bleed, low, high, marks=marks)
+        if cols is None or rows is None:
+            continue
+        plan = Gutterfold(paper, item, cols, rows, turns)
+        if best is None or plan.per_page > best.per_page:
+            best = plan
+    return best
+
+
+# ---- footers -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FooterPlace:
+    """Where a page's footer goes: one line along the bottom (`boxes` has one box), or two
+    halves up the side margins (left, right), each reading bottom to top."""
+
+    side: bool
+    boxes: tuple[Rect, ...]
+
+
+def bottom_footer(paper: Paper) -> FooterPlace:
+    m = paper.margin
+    return FooterPlace(False, (Rect(m, paper.height - m - FOOTER_BAND, paper.width - 2 * m, FOOTER_BAND),))
+
+
+def place_footer(
+    paper: Paper, drawn: Sequence[Rect], marks: Sequence[Segment], *, force: bool = False
+) -> tuple[FooterPlace, list[Segment]] | None:
+    """A footer place clear of every card and mark (marks below the block may be shortened),
+    with the marks as they must then be drawn; None when neither the bottom nor the sides fit.
+
+    With `force`, the bottom line always: marks that would cross it are cut short or left out.
+    """
+    bottom = bottom_footer(paper)
+    band = bottom.boxes[0]
+    if force or not any(r.overlaps(band) for r in drawn):
+        limit = band.y - MARK_GAP
+        shortened, ok = [], True
+        for s in marks:
+            if s.x1 == s.x2 and max(s.y1, s.y2) > limit:  # a vertical mark reaching down into the band
+                top = min(s.y1, s.y2)
+                if limit - top < (0.5 * MM if force else MARK_MIN - EPS):
+                    ok = force
+                    continue
+                shortened.append(Segment(s.x1, top, s.x2, limit))
+            elif s.bounds().overlaps(band):
+                ok = force
+            else:
+                shortened.append(s)
+        if ok:
+            return bottom, shortened
+    m = paper.margin
+    boxes = []
+    for x in (m, paper.width - m - FOOTER_BAND):
+        strip = Rect(x, m, FOOTER_BAND, paper.height - 2 * m)
+        if any(r.overlaps(strip) for r in drawn):
+            return None
+        stops = sorted(
+            y
+            for s in marks
+            if s.bounds(0.5 * MM).overlaps(strip)
+            for y in (min(s.y1, s.y2) - MARK_GAP, max(s.y1, s.y2) + MARK_GAP)
+        )
+        edges = [strip.y, *stops, strip.bottom]
+        gaps = [(edges[i], edges[i + 1]) for i in range(0, len(edges) - 1, 2)]
+        longest = max(g[1] - g[0] for g in gaps)
+        # of the longest stretches (within 1 mm), the one nearest the middle of the page
+        low, high = min(
+            (g for g in gaps if g[1] - g[0] >= longest - MM),
+            key=lambda g: abs((g[0] + g[1]) / 2 - paper.height / 2),
+        )
+        if high - low < FOOTER_SIDE_MIN:
+            return None
+        boxes.append(Rect(x, low, FOOTER_BAND, high - low))
+    return FooterPlace(True, tuple(boxes)), list(marks)
+
+
+# ---- boards ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One page of a tiled board."""
+
+    row: int
+    col: int
+    rows: int
+    cols: int
+    source: Rect  # the part of the board canvas shown (board canvas coordinates, unturned)
+    transform: Affine  # board canvas -> page
+    clip: Rect  # page area printed
+    marks: tuple[Segment, ...]  # crop marks of the board's trim edges met on this tile
+    cut_seams: tuple[Segment, ...]  # seams this tile is cut along (its left and top overlaps)
+    crosses: tuple[tuple[float, float], ...]  # alignment crosses on every seam of the tile
+
+    @property
+    def label(self) -> str:
+        return f"{_column_letters(self.col)}{self.row + 1}"
+
+
+def _column_letters(index: int) -> str:
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def _tile_starts(total: float, window: float) -> list[float]:
+    if total <= window + EPS:
+        return [0.0]
+    n = math.ceil((total - TILE_OVERLAP) / (window - TILE_OVERLAP) - EPS)
+    step = (total - window) / (n - 1)
+    return [i * step for i in range(n)]
+
+
+def plan_tiles(paper: Paper, item: Item, reserve: float = FOOTER_BAND + MARK_GAP) -> list[Tile]:
+    """Tiles covering a board canvas (trim + bleed), fewest pages first, upright on a tie.
+
+    Each tile shows as much of the board as the page holds inside the margin, a band for the
+    crop marks and the footer band; neighbours overlap by at least TILE_OVERLAP.
+    """
+    m = paper.margin
+    area = Rect(
+        m + TILE_BAND,
+        m + TILE_BAND + reserve,
+        paper.width - 2 * (m + TILE_BAND),
+        paper.height - 2 * (m + TILE_BAND + reserve),
+    )
+    cw, ch = item.canvas
+    best: list[Tile] = []
+    for turns in (0, 1):
+        bw, bh = (cw, ch) if turns == 0 else (ch, cw)  # the board as it lies on the page
+        xs, ys = _tile_starts(bw, area.w), _tile_starts(bh, area.h)
+        if best and len(xs) * len(ys) >= len(best):
+            continue
+        turn = place(Item(cw, ch, 0.0), Rect(0, 0, bw, bh), turns)  # board canvas -> turned board
+        trim = turn.map_rect(Rect(item.bleed, item.bleed, item.width, item.height))
+        tiles = []
+        for r, ty in enumerate(ys):
+            for c, tx in enumerate(xs):
+                window = Rect(tx, ty, min(area.w, bw), min(area.h, bh))
+                origin = (area.x + (area.w - window.w) / 2, area.y + (area.h - window.h) / 2)
+                to_page = translate(origin[0] - tx, origin[1] - ty)
+                clip = to_page.map_rect(window)
+                seams_x = _seams(xs, min(area.w, bw))
+                seams_y = _seams(ys, min(area.h, bh))
+                tiles.append(
+                    Tile(
+                        r,
+                        c,
+                        len(ys),
+                        len(xs),
+                        _inverse_rect(turn, window),
+                        to_page @ turn,
+                        clip,
+                        tuple(_tile_marks(trim, window, to_page, clip, paper)),
+                        tuple(_cut_seams(c, r, seams_x, seams_y, window, to_page)),
+                        tuple(_crosses(c, r, seams_x, seams_y, window, to_page)),
+                    )
+                )
+        best = tiles
+    return best
+
+
+def _inverse_rect(turn: Affine, r: Rect) -> Rect:
+    # turn is a rotation plus translation: its inverse maps rects the same way
+    det = turn.a * turn.d - turn.b * turn.c
+    inv = Affine(
+        turn.d / det,
+        -turn.b / det,
+        -turn.c / det,
+        turn.a / det,
+        (turn.c * turn.f - turn.d * turn.e) / det,
+        (turn.b * turn.e - turn.a * turn.f) / det,
+    )
+    return inv.map_rect(r)
+
+
+def _seams(starts: Sequence[float], window: float) -> list[float]:
+    """Board positions of the seams: the middle of each overlap."""
+    return [(starts[i + 1] + starts[i] + window) / 2 for i in range(len(starts) - 1)]
+
+
+def _cut_seams(
+    col: int, row: int, seams_x: Sequence[float], seams_y: Sequence[float], window: Rect, to_page: Affine
+) -> list[Segment]:
+    out = []
+    if col > 0:
+        x = seams_x[col - 1]
+        out.append(_seg(to_page, x, window.y, x, window.bottom))
+    if row > 0:
+        y = seams_y[row - 1]
+        out.append(_seg(to_page, window.x, y, window.right, y))
+    return out
+
+
+def _crosses(
+    col: int, row: int, seams_x: Sequence[float], seams_y: Sequence[float], window: Rect, to_page: Affine
+) -> list[tuple[float, float]]:
+    points = []
+    for x in seams_x:
+        if window.x < x < window.right:
+            points += [(x, window.y + window.h * k / 4) for k in (1, 2, 3)]
+    for y in seams_y:
+        if window.y < y < window.bottom:
+            points += [(window.x + window.w * k / 4, y) for k in (1, 2, 3)]
+    return [to_page.apply(x, y) for x, y in points]
+
+
+def _seg(t: Affine, x1: float, y1: float, x2: float, y2: float) -> Segment:
+    return Segment(*t.apply(x1, y1), *t.apply(x2, y2))
+
+
+def _tile_marks(trim: Rect, window: Rect, to_page: Affine, clip: Rect, paper: Paper) -> list[Segment]:
+    """Crop marks for the board's trim lines that cross this tile, just outside the tile."""
+    marks = []
+    for x in (trim.x, trim.right):
+        if window.x - EPS <= x <= window.right + EPS:
+            px, _ = to_page.apply(x, 0)
+            marks += _mark_pair(px, clip.y, clip.bottom, paper.height, vertical=True)
+    for y in (trim.y, trim.bottom):
+        if window.y - EPS <= y <= window.bottom + EPS:
+            _, py = to_page.apply(0, y)
+            marks += _mark_pair(py, clip.x, clip.right, paper.width, vertical=False)
+    limit_low, limit_high = paper.margin, paper.height - paper.margin - FOOTER_BAND - MARK_GAP
+    return [_clamp(s, clip, limit_low, limit_high, paper) for s in marks]
+
+
+def _clamp(s: Segment, clip: Rect, low: float, high: float, paper: Paper) -> Segment:
+    """Keep a tile's marks inside the tile band (between the margin and the tile)."""
+    if s.x1 == s.x2:
+        y1, y2 = (max(s.y1, low), max(s.y2, low)) if s.y1 < clip.y else (min(s.y1, high), min(s.y2, high))
+        return Segment(s.x1, y1, s.x2, y2)
+    left, right = paper.margin, paper.width - paper.margin
+    x1, x2 = (max(s.x1, left), max(s.x2, left)) if s.x1 < clip.x else (min(s.x1, right), min(s.x2, right))
+    return Segment(x1, s.y1, x2, s.y2)
+
+
+# ---- calibration ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AlignCell:
+    """One pair of the duplex alignment sheet: a target on the front and, behind it, the same
+    target on the back moved by `offset` (mm, on the back page, as --back-offset moves backs)."""
+
+    offset: tuple[float, float]
+    front: tuple[float, float]  # target centre on the front page
+    back: tuple[float, float]  # target centre on the back page
+    cell: Rect  # the cell on the front page
+
+
+@dataclass(frozen=True)
+class AlignSheet:
+    cells: tuple[AlignCell, ...]
+    area: Rect  # the grid on the front page
+    back_cells: tuple[Rect, ...] = field(default=())  # each cell as it lies on the back page
+
+
+def plan_alignment(
+    paper: Paper, edge: str, base: tuple[float, float] = (0.0, 0.0), top: float = 60 * MM
+) -> AlignSheet:
+    """A grid of targets, one per offset in ALIGN_STEPS x ALIGN_STEPS around `base` (mm)."""
+    n = len(ALIGN_STEPS)
+    size = min(ALIGN_CELL, (paper.width - 2 * paper.margin - 20 * MM) / n)
+    area = Rect((paper.width - n * size) / 2, top, n * size, n * size)
+    flip = sheet_flip(paper, edge)
+    cells, backs = [], []
+    for r, dy in enumerate(ALIGN_STEPS):
+        for c, dx in enumerate(ALIGN_STEPS):
+            cell = Rect(area.x + c * size, area.y + r * size, size, size)
+            offset = (round(base[0] + dx, 2), round(base[1] + dy, 2))
+            bx, by = flip.apply(cell.cx, cell.cy)
+            cells.append(
+                AlignCell(offset, (cell.cx, cell.cy), (bx + offset[0] * MM, by + offset[1] * MM), cell)
+            )
+            backs.append(flip.map_rect(cell))
+    return AlignSheet(tuple(cells), area, tuple(backs))

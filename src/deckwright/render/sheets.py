@@ -1,0 +1,325 @@
+"""Print-and-play pages as SVG, and a list of pages as one multi-page vector PDF.
+
+A page is an SVG document in points that nests the card SVGs as `<image>` elements with
+`data:image/svg+xml` URLs: CairoSVG draws a nested SVG image as vectors, each card in its own
+document (its ids cannot clash with a neighbour's), placed by a transform and clipped to the
+trim plus the bleed kept on the sheet. Every page is drawn onto ONE cairo PDF surface (one
+`show_page` per page), so each font is embedded once for the whole file, as a subset, and text
+stays text. pypdf then sets each page's TrimBox and BleedBox, which cairo cannot write, the
+document information, and a /ID derived from the content: two builds give the same bytes.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import io
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from xml.sax.saxutils import escape, quoteattr
+
+from ..impose import MM, Affine, Rect, Segment
+from .fonts import FontMetrics, FontRegistry
+
+INK = "#000000"
+MARK_STROKE = 0.2 * MM  # crop marks, cut lines: thin, as print shops draw them
+# cairo stamps a creation date on every PDF; this fixed one is replaced (or removed) afterwards.
+_CAIRO_DATE = "2000-01-01T00:00:00Z"
+_BACKGROUND = re.compile(r"""<g(?=\s)([^>]*?\sid\s*=\s*["']background["'][^>]*?)(/?)>""")
+
+
+class SheetError(Exception):
+    pass
+
+
+def _fmt(value: float) -> str:
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def drop_background(svg: str) -> tuple[str, bool]:
+    """The card with its `<g id="background">` hidden (ink saver), and whether it had one."""
+    found = False
+
+    def hide(match: re.Match) -> str:
+        nonlocal found
+        found = True
+        attributes = re.sub(r"""\sdisplay\s*=\s*["'][^"']*["']""", "", match.group(1))
+        return f'<g{attributes} display="none"{match.group(2)}>'
+
+    return _BACKGROUND.sub(hide, svg), found
+
+
+def face_uri(svg: str) -> str:
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+@dataclass(frozen=True)
+class Page:
+    """One finished page: its SVG and the boxes a print shop reads (page coordinates, y down)."""
+
+    width: float
+    height: float
+    svg: str
+    trim: Rect | None = None  # the cards' trim (their union); None: the whole page
+    bleed: Rect | None = None  # the printed bleed around them
+
+
+@dataclass
+class PageDrawing:
+    """Builds one page's SVG; coordinates in points, y down."""
+
+    width: float
+    height: float
+    font: str  # the family sheet text is set in (a shipped font)
+    parts: list[str] = field(default_factory=list)
+    defs: list[str] = field(default_factory=list)
+
+    def card(self, uri: str, canvas: tuple[float, float], transform: Affine, clip: Rect) -> None:
+        """A card canvas (trim + full bleed) placed by `transform`, printed inside `clip`."""
+        clip_id = f"clip{len(self.defs)}"
+        self.defs.append(f'<clipPath id="{clip_id}">{self._rect_tag(clip)}</clipPath>')
+        t = transform
+        matrix = " ".join(_fmt(v) for v in (t.a, t.b, t.c, t.d, t.e, t.f))
+        self.parts.append(
+            f'<g clip-path="url(#{clip_id})"><g transform="matrix({matrix})">'
+            f'<image x="0" y="0" width="{_fmt(canvas[0])}" height="{_fmt(canvas[1])}" href="{uri}"/>'
+            "</g></g>"
+        )
+
+    def line(self, s: Segment, width: float = MARK_STROKE, color: str = INK, dash: str | None = None) -> None:
+        extra = f' stroke-dasharray="{dash}"' if dash else ""
+        self.parts.append(
+            f'<line x1="{_fmt(s.x1)}" y1="{_fmt(s.y1)}" x2="{_fmt(s.x2)}" y2="{_fmt(s.y2)}" '
+            f'stroke="{color}" stroke-width="{_fmt(width)}"{extra}/>'
+        )
+
+    def rect(
+        self,
+        r: Rect,
+        stroke: str | None = INK,
+        width: float = MARK_STROKE,
+        fill: str = "none",
+        radius: float = 0.0,
+        dash: str | None = None,
+    ) -> None:
+        attrs = f' fill="{fill}"'
+        if stroke:
+            attrs += f' stroke="{stroke}" stroke-width="{_fmt(width)}"'
+        if dash:
+            attrs += f' stroke-dasharray="{dash}"'
+        self.parts.append(self._rect_tag(r, radius, attrs))
+
+    def circle(self, cx: float, cy: float, r: float, stroke: str = INK, width: float = MARK_STROKE) -> None:
+        self.parts.append(
+            f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(r)}" fill="none" '
+            f'stroke="{stroke}" stroke-width="{_fmt(width)}"/>'
+        )
+
+    def cross(self, x: float, y: float, arm: float, width: float = MARK_STROKE, halo: bool = False) -> None:
+        """A cross; with `halo`, on a white outline so that it shows on dark artwork too."""
+        arms = (Segment(x - arm, y, x + arm, y), Segment(x, y - arm, x, y + arm))
+        if halo:
+            for s in arms:
+                self.line(s, 3 * width, color="#ffffff")
+        for s in arms:
+            self.line(s, width)
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        size: float,
+        *,
+        bold: bool = False,
+        anchor: str = "start",
+        fill: str = INK,
+        rotate: float = 0.0,
+    ) -> None:
+        """One line of text with its baseline at y."""
+        attrs = (
+            f'x="{_fmt(x)}" y="{_fmt(y)}" font-family={quoteattr(self.font)} font-size="{_fmt(size)}" '
+            f'fill="{fill}" text-anchor="{anchor}"'
+        )
+        if bold:
+            attrs += ' font-weight="bold"'
+        if rotate:
+            attrs += f' transform="rotate({_fmt(rotate)} {_fmt(x)} {_fmt(y)})"'
+        self.parts.append(f"<text {attrs}>{escape(text)}</text>")
+
+    def page(self, trim: Rect | None = None, bleed: Rect | None = None) -> Page:
+        w, h = _fmt(self.width), _fmt(self.height)
+        svg = "\n".join(
+            [
+                '<svg xmlns="http://www.w3.org/2000/svg" version="1.1" '
+                f'width="{w}pt" height="{h}pt" viewBox="0 0 {w} {h}">',
+                f"<defs>{''.join(self.defs)}</defs>",
+                *self.parts,
+                "</svg>",
+            ]
+        )
+        return Page(self.width, self.height, svg, trim, bleed)
+
+    @staticmethod
+    def _rect_tag(r: Rect, radius: float = 0.0, attrs: str = "") -> str:
+        rounded = f' rx="{_fmt(radius)}" ry="{_fmt(radius)}"' if radius > 0 else ""
+        return (
+            f'<rect x="{_fmt(r.x)}" y="{_fmt(r.y)}" width="{_fmt(r.w)}" height="{_fmt(r.h)}"'
+            f"{rounded}{attrs}/>"
+        )
+
+
+# ---- PDF -------------------------------------------------------------------------------------
+
+
+def pdf_date(epoch: str | None) -> str | None:
+    """SOURCE_DATE_EPOCH as a PDF date string; None when it is not a number."""
+    if not epoch or not epoch.strip().isdigit():
+        return None
+    return datetime.fromtimestamp(int(epoch), UTC).strftime("D:%Y%m%d%H%M%SZ")
+
+
+def pages_to_pdf(pages: Sequence[Page], info: Mapping[str, str], date: str | None = None) -> bytes:
+    """Draw every page onto one cairo PDF surface; then set the page boxes, /Info and /ID.
+
+    `info` holds the document information (/Title, /Subject, ...); `date` (a PDF date, from
+    SOURCE_DATE_EPOCH) becomes /CreationDate and /ModDate, and without it the file has none.
+    """
+    if not pages:
+        raise SheetError("a print-and-play PDF needs at least one page")
+    import cairocffi
+    from cairosvg.parser import Tree
+
+    out = io.BytesIO()
+    surface = cairocffi.PDFSurface(out, pages[0].width, pages[0].height)
+    surface.set_metadata(cairocffi.PDF_METADATA_CREATE_DATE, _CAIRO_DATE)
+    page_surface = _page_surface_class()
+    for page in pages:
+        tree = Tree(bytestring=page.svg.encode("utf-8"), unsafe=False, url_fetcher=_data_only)
+        page_surface(surface, tree, page.width, page.height)
+        surface.show_page()
+    surface.finish()
+    return _finish(out.getvalue(), pages, info, date)
+
+
+@functools.cache
+def _page_surface_class():
+    """A CairoSVG surface that draws onto an existing cairo surface (one page of many)."""
+    from cairosvg.surface import Surface
+
+    class PageSurface(Surface):
+        def __init__(self, shared, tree, width: float, height: float) -> None:
+            self._shared, self._size = shared, (width, height)
+            super().__init__(tree, None, 72)
+
+        def _create_surface(self, width: float, height: float):
+            if abs(width - self._size[0]) > 0.01 or abs(height - self._size[1]) > 0.01:
+                raise SheetError(f"page SVG is {width} x {height} pt, expected {self._size}")
+            self._shared.set_size(width, height)
+            return self._shared, width, height
+
+        def finish(self) -> None:  # the shared surface is finished once, after the last page
+            pass
+
+    return PageSurface
+
+
+def _data_only(url: str, resource_type: str) -> bytes:
+    import cairosvg.url
+
+    if url.startswith("data:"):
+        return cairosvg.url.fetch(url, resource_type)
+    raise SheetError(f"refused to fetch {url[:60]!r}: sheets embed their cards as data")
+
+
+def _finish(data: bytes, pages: Sequence[Page], info: Mapping[str, str], date: str | None) -> bytes:
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, ByteStringObject, RectangleObject
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
+    for pdf_page, page in zip(writer.pages, pages, strict=True):
+        media = Rect(0, 0, page.width, page.height)
+        trim = page.trim or media
+        bleed = page.bleed or trim
+        pdf_page.trimbox = RectangleObject(_pdf_box(trim, page.height))
+        pdf_page.bleedbox = RectangleObject(_pdf_box(_within(bleed, media), page.height))
+    meta = {f"/{k}": v for k, v in info.items()}
+    meta["/Producer"] = _producer(data)
+    if date:
+        meta["/CreationDate"] = meta["/ModDate"] = date
+    writer.metadata = meta  # replaces cairo's dictionary, and with it cairo's creation date
+    # pypdf has no public setter for the file identifier; derive it from the content.
+    digest = hashlib.md5(data, usedforsecurity=False).digest()
+    writer._ID = ArrayObject([ByteStringObject(digest), ByteStringObject(digest)])
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def _producer(data: bytes) -> str:
+    found = re.search(rb"/Producer \((cairo [0-9.]+)", data)
+    return found.group(1).decode("ascii") if found else "cairo"
+
+
+def _within(r: Rect, outer: Rect) -> Rect:
+    x, y = max(r.x, outer.x), max(r.y, outer.y)
+    return Rect(x, y, min(r.right, outer.right) - x, min(r.bottom, outer.bottom) - y)
+
+
+def _pdf_box(r: Rect, page_height: float) -> list[float]:
+    """A page rectangle (y down) as a PDF box [x0 y0 x1 y1] (y up), to 0.001 pt."""
+    return [round(r.x, 3), round(page_height - r.bottom, 3), round(r.right, 3), round(page_height - r.y, 3)]
+
+
+# ---- text on sheets --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SheetFont:
+    """The family sheet text is set in, measured as cairo draws it (design advances)."""
+
+    family: str
+    regular: FontMetrics
+    bold: FontMetrics
+
+    @classmethod
+    def from_registry(cls, registry: FontRegistry, family: str = "sans-serif") -> SheetFont:
+        """Raises FontError when the family (or its bold face) is not shipped."""
+        regular = registry.face(family, "regular", "normal")
+        bold = registry.face(family, "bold", "normal")
+        return cls(regular.family, regular.metrics, bold.metrics)
+
+    def width(self, text: str, size: float, bold: bool = False) -> float:
+        return (self.bold if bold else self.regular).width_em(text) * size
+
+    def fit(
+        self, text: str, size: float, width: float, min_size: float, bold: bool = False
+    ) -> tuple[str, float]:
+        """`text` at the largest size down to `min_size` that fits `width`; shortened with an
+        ellipsis if it does not fit even then."""
+        natural = self.width(text, size, bold)
+        if natural <= width:
+            return text, size
+        size = max(min_size, size * width / natural)
+        while text and self.width(text, size, bold) > width:
+            text = text[:-2].rstrip() + "…" if len(text) > 1 else ""
+        return text, size
+
+    def wrap(self, text: str, size: float, width: float, bold: bool = False) -> list[str]:
+        """Greedy line breaking at spaces; a word longer than the line is left whole."""
+        lines: list[str] = []
+        for paragraph in text.split("\n"):
+            line = ""
+            for word in paragraph.split():
+                candidate = f"{line} {word}" if line else word
+                if line and self.width(candidate, size, bold) > width:
+                    lines.append(line)
+                    line = word
+                else:
+                    line = candidate
+            lines.append(line)
+        return lines

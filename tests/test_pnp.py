@@ -1,0 +1,495 @@
+"""Print-and-play PDFs: sheet geometry (impose), and the PDFs built from a small synthetic game
+(tests/fixtures/pnp-mini: poker cards over two sheets, a double-sided type, mini cards, a board
+that is tiled, one that fits a page, round tokens and a marker)."""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from conftest import FIXTURES, REPO, TempProject
+from deckwright.cli import main
+from deckwright.diagnostics import Diagnostics
+from deckwright.impose import (
+    FOLD_CLEARANCE,
+    MARK_MIN,
+    MM,
+    TILE_OVERLAP,
+    Item,
+    Rect,
+    back_slot,
+    crop_marks,
+    place_footer,
+    plan_alignment,
+    plan_grid,
+    plan_gutterfold,
+    plan_tiles,
+    sheet_flip,
+    union,
+)
+from deckwright.model import Layout
+from deckwright.pipeline import load_layouts
+from deckwright.project import Project
+from deckwright.readers.papers import read_papers
+from deckwright.render.sheets import MARK_STROKE, PageDrawing, drop_background, pages_to_pdf, pdf_date
+
+A4 = (595.28, 841.89)
+LETTER = (612.0, 792.0)
+# physical copies per card of the fixture (boards are tiled and counted apart)
+COPIES = {
+    "Aldric": 3, "Brena": 2, "Corvin": 1, "Dalla": 2, "Evrard": 1, "Fenwick": 2,
+    "Galen": 1, "Hester": 1, "Ivory": 2, "Jasper": 1, "Kindle": 5, "Lumen": 3, "Marshal": 1,
+}  # fmt: skip
+BACK_NAMES = {"Ironbark": 1, "Moonwell": 1}  # the double-sided mentors' own backs
+
+
+# ---- fixtures -----------------------------------------------------------------------------------
+
+
+def _project(root: Path) -> TempProject:
+    project = TempProject(root)
+    project.add_game(FIXTURES / "pnp-mini")
+    return project
+
+
+def _build(project: TempProject, *extra: str) -> Path:
+    code = main(["--project", str(project.root), "build", "pnp-mini", "--only", "pnp", "--jobs", "1", *extra])
+    assert code == 0
+    return project.root / "build" / "pnp-mini"
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory) -> Path:
+    return _build(_project(tmp_path_factory.mktemp("plain") / "p"), "--no-cache")
+
+
+@pytest.fixture(scope="module")
+def variants(tmp_path_factory) -> Path:
+    project = _project(tmp_path_factory.mktemp("variants") / "p")
+    papers = project.root / "layouts" / "papers.yaml"  # A4 only: each paper is a PDF per variant
+    text = papers.read_text(encoding="utf-8")
+    papers.write_text(text[: text.index("  letter:")], encoding="utf-8")
+    return _build(
+        project,
+        "--gutterfold",
+        "--ink-saver",
+        "--duplex",
+        "short-edge",
+        "--back-offset",
+        "1.5,-0.5",
+        "--no-cache",
+    )
+
+
+@pytest.fixture(scope="module")
+def layouts():
+    diags = Diagnostics()
+    found = load_layouts(Project(REPO), diags)
+    assert not diags.has_errors
+    return found
+
+
+@pytest.fixture(scope="module")
+def papers():
+    diags = Diagnostics()
+    found = read_papers(REPO / "layouts", diags, str)
+    assert not diags.has_errors, [str(d) for d in diags]
+    return found
+
+
+def reader(path: Path) -> pypdf.PdfReader:
+    return reader_of(path.read_bytes())
+
+
+def reader_of(data: bytes) -> pypdf.PdfReader:
+    return pypdf.PdfReader(io.BytesIO(data))
+
+
+def texts(pdf: pypdf.PdfReader) -> list[str]:
+    return [page.extract_text() for page in pdf.pages]
+
+
+def page_of(pdf: pypdf.PdfReader, what: str) -> int:
+    found = [i for i, text in enumerate(texts(pdf)) if what in text]
+    assert len(found) == 1, (what, found)
+    return found[0]
+
+
+def box(page, name: str) -> tuple[float, ...]:
+    return tuple(round(float(v), 2) for v in page[name])
+
+
+def item(layout: Layout) -> Item:
+    return Item(layout.width, layout.height, layout.bleed, layout.corner_radius)
+
+
+# ---- the PDFs ----------------------------------------------------------------------------------
+
+
+def test_one_pdf_per_paper_and_variant(plain: Path, variants: Path) -> None:
+    assert sorted(p.name for p in plain.glob("*.pdf")) == ["pnp-a4.pdf", "pnp-letter.pdf"]
+    assert sorted(p.name for p in variants.glob("*.pdf")) == sorted(
+        f"pnp-a4{suffix}.pdf" for suffix in ("", "-gutterfold", "-ink-saver", "-gutterfold-ink-saver")
+    )
+
+
+@pytest.mark.parametrize(("name", "size"), [("pnp-a4.pdf", A4), ("pnp-letter.pdf", LETTER)])
+def test_page_sizes_are_exact(plain: Path, name: str, size: tuple[float, float]) -> None:
+    for page in reader(plain / name).pages:
+        assert (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2)) == size
+
+
+def test_page_count_follows_from_the_card_counts(plain: Path, tmp_path: Path, layouts, papers) -> None:
+    a4 = papers["a4"]
+    per_poker = plan_grid(a4, item(layouts["poker"])).per_page
+    assert per_poker == 9
+    heroes = 3 + 2 + 1 + 2 + 1 + 2
+    tiles = len(plan_tiles(a4, item(layouts["board-bifold"])))
+    expected = (
+        1  # calibration
+        + 1  # checklist, on the back of the calibration sheet
+        + 2  # duplex alignment, front and back
+        + 2 * math.ceil(heroes / per_poker)  # fronts + backs per sheet
+        + 2  # mentors
+        + 2  # omens (mini cards)
+        + 2 * tiles  # the tiled board, each tile with a blank back
+        + 2  # the small board on one page, blank back
+        + 2  # chits
+        + 2  # marker
+    )
+    pdf = reader(plain / "pnp-a4.pdf")
+    assert len(pdf.pages) == expected == 24
+    # one more hero sheet when the heroes no longer fit two
+    project = _project(tmp_path / "more")
+    project.replace("pnp-mini", "heroes.yaml", "name: Corvin,", "name: Corvin, count: 9,")
+    more = reader(_build(project, "--no-cache") / "pnp-a4.pdf")
+    assert len(more.pages) == expected + 2
+
+
+def test_pages_come_in_duplex_pairs_with_footers(plain: Path) -> None:
+    pages = texts(reader(plain / "pnp-a4.pdf"))
+    total = len(pages)
+    for n, text in enumerate(pages, 1):
+        assert "Sheet & Co — Proof edition" in text
+        assert f"page {n} of {total}" in text
+    assert "Calibration" in pages[0]
+    assert "Component checklist" in pages[1]
+    assert "Duplex alignment: front" in pages[2] and "Duplex alignment: back" in pages[3]
+    for n in range(4, total, 2):  # every odd page a front, the even page after it its back
+        front, back = pages[n], pages[n + 1]
+        assert re.search(r"fronts, sheet|whole board|tile [A-Z]\d", front), front
+        assert re.search(r"backs, sheet|\(blank\)", back), back
+    assert "Hero cards: fronts, sheet 2 of 2" in pages[6]
+    assert "Hero cards: backs, sheet 2 of 2 (long edge flip)" in pages[7]
+
+
+def test_every_card_name_is_text_as_often_as_it_prints(plain: Path) -> None:
+    for name in ("pnp-a4.pdf", "pnp-letter.pdf"):
+        pages = texts(reader(plain / name))
+        checklist = pages[1]
+        everything = "\n".join(pages)
+        for card, copies in COPIES.items():
+            assert checklist.count(card) == 1, card
+            assert everything.count(card) == copies + 1, (name, card)
+        for back, copies in BACK_NAMES.items():
+            assert everything.count(back) == copies, back
+
+
+def test_every_font_is_embedded_and_no_page_is_a_bitmap(plain: Path) -> None:
+    pdf = reader(plain / "pnp-a4.pdf")
+    fonts: dict[int, pypdf.generic.DictionaryObject] = {}
+    images = []
+
+    def walk(resources) -> None:
+        resources = resources.get_object()
+        for font in (resources.get("/Font") or {}).values():
+            fonts[font.idnum] = font.get_object()
+        for xobject in (resources.get("/XObject") or {}).values():
+            xobject = xobject.get_object()
+            if xobject.get("/Subtype") == "/Image":
+                images.append(xobject)
+            elif "/Resources" in xobject:
+                walk(xobject["/Resources"])
+        for pattern in (resources.get("/Pattern") or {}).values():
+            pattern = pattern.get_object()
+            if "/Resources" in pattern:
+                walk(pattern["/Resources"])
+
+    for page in pdf.pages:
+        walk(page["/Resources"])
+    assert fonts
+    families = set()
+    for font in fonts.values():
+        assert font["/Subtype"] != "/Type3", font
+        if font["/Subtype"] == "/Type0":
+            font = font["/DescendantFonts"][0].get_object()
+        descriptor = font["/FontDescriptor"].get_object()
+        assert {"/FontFile", "/FontFile2", "/FontFile3"} & set(descriptor), font["/BaseFont"]
+        families.add(str(font["/BaseFont"]).split("+")[-1])
+    assert {"Inter-Regular", "Inter-Bold", "EBGaramond12-Regular"} <= families
+    assert not images  # vector throughout
+
+
+def test_trim_and_bleed_boxes_on_every_page(plain: Path) -> None:
+    pdf = reader(plain / "pnp-a4.pdf")
+    for page in pdf.pages:
+        media, trim, bleed = (box(page, k) for k in ("/MediaBox", "/TrimBox", "/BleedBox"))
+        assert media[0] <= bleed[0] <= trim[0] and media[1] <= bleed[1] <= trim[1]
+        assert trim[2] <= bleed[2] <= media[2] and trim[3] <= bleed[3] <= media[3]
+    # a full sheet of poker cards: 3 x 63.5 mm by 3 x 88.9 mm, to 0.1 mm
+    fronts = pdf.pages[page_of(pdf, "Hero cards: fronts, sheet 1 of 2")]
+    x0, y0, x1, y1 = box(fronts, "/TrimBox")
+    assert abs((x1 - x0) / MM - 190.5) < 0.1
+    assert abs((y1 - y0) / MM - 266.7) < 0.1
+    bx0, _, bx1, _ = box(fronts, "/BleedBox")
+    assert bx0 < x0 and bx1 > x1  # the bleed is kept outside the block
+
+
+def test_backs_sit_behind_their_fronts(plain: Path, variants: Path) -> None:
+    """Two mentors fill the top-left of their sheet: their backs' box is its mirror image."""
+    pdf = reader(plain / "pnp-a4.pdf")
+    w, h = A4
+    front = box(pdf.pages[page_of(pdf, "Mentor cards: fronts")], "/TrimBox")
+    back = box(pdf.pages[page_of(pdf, "Mentor cards: backs")], "/TrimBox")
+    assert front[0] < w / 2  # the partly filled sheet starts on the left...
+    assert back == pytest.approx((w - front[2], front[1], w - front[0], front[3]), abs=0.01)  # ...backs right
+    # short-edge flip mirrors the rows, and --back-offset 1.5,-0.5 (mm, y down) moves every back
+    pdf = reader(variants / "pnp-a4.pdf")
+    front = box(pdf.pages[page_of(pdf, "Mentor cards: fronts")], "/TrimBox")
+    back = box(pdf.pages[page_of(pdf, "Mentor cards: backs")], "/TrimBox")
+    dx, dy = 1.5 * MM, -0.5 * MM
+    expected = (front[0] + dx, h - front[3] - dy, front[2] + dx, h - front[1] - dy)  # PDF y points up
+    assert back == pytest.approx(expected, abs=0.01)
+
+
+def test_builds_are_byte_for_byte_reproducible(plain: Path, tmp_path: Path) -> None:
+    again = _build(_project(tmp_path / "again"), "--no-cache")
+    for name in ("pnp-a4.pdf", "pnp-letter.pdf"):
+        assert (again / name).read_bytes() == (plain / name).read_bytes(), name
+    pdf = reader(plain / "pnp-a4.pdf")
+    ids = pdf.trailer["/ID"]
+    assert len(ids) == 2 and ids[0] == ids[1] and len(bytes(ids[0].original_bytes)) == 16
+    assert "/CreationDate" not in pdf.metadata  # no clock time without SOURCE_DATE_EPOCH
+
+
+def test_dates_come_from_source_date_epoch_only() -> None:
+    drawing = PageDrawing(A4[0], A4[1], "Inter")
+    drawing.text(100, 100, "Hello", 12)
+    page = drawing.page()
+    undated = pages_to_pdf([page], {"Title": "t"})
+    dated = pages_to_pdf([page], {"Title": "t"}, pdf_date("1700000000"))
+    assert pdf_date("not a number") is None
+    first, second = reader_of(undated), reader_of(dated)
+    assert "/CreationDate" not in first.metadata
+    assert second.metadata["/CreationDate"] == second.metadata["/ModDate"] == "D:20231114221320Z"
+    assert first.trailer["/ID"] == second.trailer["/ID"]  # the identifier follows the drawing
+
+
+def test_calibration_and_alignment_pages(plain: Path, variants: Path) -> None:
+    pages = texts(reader(plain / "pnp-a4.pdf"))
+    calibration = pages[0]
+    for needed in ("Sheet & Co", "Proof edition", "50 mm", "2 in", "Actual size / 100 %", "Contents"):
+        assert needed in calibration, needed
+    front, back = pages[2], pages[3]
+    for dx in (-2, -1, 0, 1, 2):
+        for dy in (-2, -1, 0, 1, 2):
+            label = f"{dx:+d}, {dy:+d}".replace("+0", "0")
+            assert label in front and label in back, label
+    assert "--back-offset X,Y" in front
+    # with an offset given, the sheet is centred on it: its labels are what to pass next
+    shifted = texts(reader(variants / "pnp-a4.pdf"))
+    assert "+3.5, -2.5" in shifted[3] and "-0.5, +1.5" in shifted[3]
+
+
+def test_gutterfold_is_single_sided_with_a_fold_line(variants: Path) -> None:
+    pages = texts(reader(variants / "pnp-a4-gutterfold.pdf"))
+    assert not any("Duplex alignment" in p or "(blank)" in p for p in pages)
+    fold = [p for p in pages if "gutterfold, sheet" in p]
+    assert fold and all("fold on the dashed line" in p for p in fold)
+    everything = "\n".join(pages)
+    for card, copies in COPIES.items():
+        assert everything.count(card) == copies + 1, card
+
+
+def test_ink_saver_hides_the_background_group(variants: Path) -> None:
+    svg = '<svg><g id="background"><rect/></g><g id="face"/></svg>'
+    hidden, found = drop_background(svg)
+    assert found and '<g id="background" display="none">' in hidden
+    assert drop_background("<svg><g id='face'/></svg>") == ("<svg><g id='face'/></svg>", False)
+    plain, saver = variants / "pnp-a4.pdf", variants / "pnp-a4-ink-saver.pdf"
+    assert len(reader(saver).pages) == len(reader(plain).pages)
+    assert saver.read_bytes() != plain.read_bytes()
+
+
+# ---- geometry (impose) -----------------------------------------------------------------------
+
+CARDS = ("poker", "euro-poker", "bridge", "mini", "small-square", "square", "tarot", "jumbo")
+
+
+@pytest.mark.parametrize("paper_id", ["a4", "letter"])
+@pytest.mark.parametrize("layout_id", CARDS)
+def test_crop_marks_stay_in_the_margins(papers, layouts, paper_id: str, layout_id: str) -> None:
+    paper, it = papers[paper_id], item(layouts[layout_id])
+    grid = plan_grid(paper, it)
+    assert grid is not None and grid.per_page >= 1
+    page = Rect(0, 0, paper.width, paper.height)
+    for count in {grid.per_page, max(1, grid.per_page // 2 + 1)}:  # a full and a partial sheet
+        slots = grid.slots(count)
+        placed = place_footer(paper, [s.clip for s in slots], crop_marks(slots, paper))
+        marks = placed[1] if placed else crop_marks(slots, paper)
+        assert marks
+        for footer in placed[0].boxes if placed else ():  # the footer clear of cards and marks
+            assert not any(footer.overlaps(s.clip) for s in slots)
+            assert not any(footer.overlaps(m.bounds(MARK_STROKE / 2)) for m in marks)
+        block = union(s.clip for s in slots)
+        for mark in marks:
+            bounds = mark.bounds(MARK_STROKE / 2)
+            assert page.contains(bounds)
+            assert not bounds.overlaps(block), (mark, block)  # outside every card
+            assert not any(bounds.overlaps(s.clip) for s in slots)
+        for slot in slots:  # each trim exact, each card drawn at 100 % onto it
+            w, h = (it.width, it.height) if grid.turns % 2 == 0 else (it.height, it.width)
+            assert abs(slot.trim.w - w) < 0.1 * MM and abs(slot.trim.h - h) < 0.1 * MM
+            assert abs(slot.transform.a) + abs(slot.transform.b) == pytest.approx(1)
+            drawn = slot.transform.map_rect(Rect(it.bleed, it.bleed, it.width, it.height))
+            assert (drawn.x, drawn.y, drawn.w, drawn.h) == pytest.approx(
+                (slot.trim.x, slot.trim.y, slot.trim.w, slot.trim.h)
+            )
+            assert slot.clip.contains(slot.trim)
+
+
+@pytest.mark.parametrize("paper_id", ["a4", "letter"])
+def test_poker_cards_print_three_by_three(papers, layouts, paper_id: str) -> None:
+    grid = plan_grid(papers[paper_id], item(layouts["poker"]))
+    assert (grid.cols.count, grid.rows.count, grid.turns) == (3, 3, 0)
+    for slot in grid.slots():
+        assert slot.trim.x >= papers[paper_id].margin and slot.trim.y >= papers[paper_id].margin
+
+
+@pytest.mark.parametrize("edge", ["long-edge", "short-edge"])
+def test_each_back_mirrors_its_front(papers, layouts, edge: str) -> None:
+    paper, it = papers["a4"], item(layouts["poker"])
+    grid = plan_grid(paper, it)
+    flip = sheet_flip(paper, edge)
+    offset = (0.7 * MM, -1.2 * MM)
+    for front in grid.slots():
+        back = back_slot(front, it, flip)
+        moved = back_slot(front, it, flip, offset)
+        if edge == "long-edge":  # columns mirror: column 1's back in column 3
+            assert back.trim.x == pytest.approx(paper.width - front.trim.right)
+            assert back.trim.y == pytest.approx(front.trim.y)
+            assert back.transform.quarter_turns == 0
+        else:  # rows mirror, and the image turns 180 degrees to read upright after a book-style turn
+            assert back.trim.y == pytest.approx(paper.height - front.trim.bottom)
+            assert back.trim.x == pytest.approx(front.trim.x)
+            assert back.transform.quarter_turns == 2
+        assert not back.transform.mirrored  # a back is never printed mirror-image
+        m, b = moved.trim, back.trim.moved(*offset)
+        assert (m.x, m.y, m.w, m.h) == pytest.approx((b.x, b.y, b.w, b.h))
+        # the card's own trim lands on the back's trim
+        cx, cy = back.transform.apply(it.bleed + it.width / 2, it.bleed + it.height / 2)
+        assert (cx, cy) == pytest.approx((back.trim.cx, back.trim.cy))
+
+
+@pytest.mark.parametrize("paper_id", ["a4", "letter"])
+@pytest.mark.parametrize("layout_id", ["poker", "mini", "tarot", "chit-medium", "marker"])
+def test_gutterfold_keeps_the_fold_clear(papers, layouts, paper_id: str, layout_id: str) -> None:
+    paper, it = papers[paper_id], item(layouts[layout_id])
+    fold = plan_gutterfold(paper, it)
+    fronts, backs = fold.slots()
+    x = fold.fold_x
+    assert all(s.clip.right <= x - FOLD_CLEARANCE + 1e-6 for s in fronts)
+    assert all(s.clip.x >= x + FOLD_CLEARANCE - 1e-6 for s in backs)
+    for f, b in zip(fronts, backs, strict=True):
+        assert b.trim.x == pytest.approx(2 * x - f.trim.right) and b.trim.y == pytest.approx(f.trim.y)
+        turn = (b.transform.quarter_turns - f.transform.quarter_turns) % 4
+        assert turn == (2 if fold.turns % 2 else 0)  # sideways cards: backs turned 180 degrees
+    marks = crop_marks(fronts + backs, paper)
+    assert not any(m.bounds(MARK_STROKE / 2).overlaps(s.clip) for m in marks for s in fronts + backs)
+
+
+@pytest.mark.parametrize("paper_id", ["a4", "letter"])
+@pytest.mark.parametrize("layout_id", ["board-bifold", "board-quadfold", "board-sixfold"])
+def test_tiles_cover_the_board_with_overlap(papers, layouts, paper_id: str, layout_id: str) -> None:
+    paper, it = papers[paper_id], item(layouts[layout_id])
+    tiles = plan_tiles(paper, it)
+    assert len(tiles) > 1
+    cw, ch = it.canvas
+    printable = Rect(
+        paper.margin, paper.margin, paper.width - 2 * paper.margin, paper.height - 2 * paper.margin
+    )
+    for tile in tiles:
+        assert printable.contains(tile.clip)
+        assert abs(tile.transform.a) + abs(tile.transform.b) == pytest.approx(1)  # 100 %
+        for mark in tile.marks:
+            assert not mark.bounds(MARK_STROKE / 2).overlaps(tile.clip)
+    # every point of the board is on some tile; neighbours overlap by TILE_OVERLAP or more
+    sources = [t.source for t in tiles]
+    for fx in (0.001, 0.25, 0.5, 0.75, 0.999):
+        for fy in (0.001, 0.25, 0.5, 0.75, 0.999):
+            p = Rect(fx * cw, fy * ch, 0, 0)
+            assert any(s.contains(p) for s in sources), (fx, fy)
+    by_pos = {(t.row, t.col): t.source for t in tiles}
+    for (r, c), s in by_pos.items():
+        for other in (by_pos.get((r, c + 1)), by_pos.get((r + 1, c))):
+            if other is not None:
+                overlap_w = min(s.right, other.right) - max(s.x, other.x)
+                overlap_h = min(s.bottom, other.bottom) - max(s.y, other.y)
+                assert min(overlap_w, overlap_h) >= TILE_OVERLAP - 1e-6
+    # a seam's crosses appear on both tiles at the same board position
+    crosses = [set((round(x, 3), round(y, 3)) for x, y in _board_points(t)) for t in tiles]
+    if len(tiles) > 1:
+        assert crosses[0] & crosses[1]
+
+
+def _board_points(tile):
+    t = tile.transform
+    det = t.a * t.d - t.b * t.c
+    for x, y in tile.crosses:
+        x0, y0 = x - t.e, y - t.f
+        yield ((t.d * x0 - t.c * y0) / det, (-t.b * x0 + t.a * y0) / det)
+
+
+def test_alignment_targets_sit_behind_each_other_at_their_offset(papers) -> None:
+    paper = papers["letter"]
+    for edge in ("long-edge", "short-edge"):
+        sheet = plan_alignment(paper, edge)
+        assert len(sheet.cells) == 25
+        flip = sheet_flip(paper, edge)
+        for cell in sheet.cells:
+            bx, by = flip.apply(*cell.front)
+            assert cell.back == pytest.approx((bx + cell.offset[0] * MM, by + cell.offset[1] * MM))
+        assert {c.offset for c in sheet.cells} == {(x, y) for x in range(-2, 3) for y in range(-2, 3)}
+
+
+def test_marks_are_long_enough_where_the_paper_allows(papers, layouts) -> None:
+    grid = plan_grid(papers["a4"], item(layouts["poker"]))
+    slots = grid.slots()
+    placed = place_footer(papers["a4"], [s.clip for s in slots], crop_marks(slots, papers["a4"]))
+    assert placed is not None and not placed[0].side  # A4: the footer runs along the bottom
+    assert min(m.length for m in placed[1]) >= MARK_MIN - 1e-6
+    grid = plan_grid(papers["letter"], item(layouts["poker"]))
+    slots = grid.slots()
+    placed = place_footer(papers["letter"], [s.clip for s in slots], crop_marks(slots, papers["letter"]))
+    assert placed is not None and placed[0].side  # Letter's 6.35 mm below 3 rows: up the sides
+
+
+def test_papers_file_is_checked(tmp_path: Path) -> None:
+    (tmp_path / "papers.yaml").write_text(
+        "papers:\n  a4: {title: A4, size: [210mm, 297mm], margin: 5mm}\n"
+        "  bad: {title: Bad, size: [210mm], margin: 5mm}\n"
+        "  worse: {title: Worse, size: [1in, 1in], margin: 1in, colour: red}\n",
+        encoding="utf-8",
+    )
+    diags = Diagnostics()
+    found = read_papers(tmp_path, diags, lambda p: p.name)
+    assert list(found) == ["a4"]
+    messages = [str(d) for d in diags]
+    assert any("size must be [width, height]" in m for m in messages)
+    assert any("unknown key 'colour'" in m for m in messages)
+    assert abs(found["a4"].width - A4[0]) < 0.01 and abs(found["a4"].height - A4[1]) < 0.01
