@@ -7,9 +7,9 @@ import io
 import xml.etree.ElementTree as ET
 
 import pytest
-from conftest import TempProject, messages
 from PIL import Image
 
+from conftest import TempProject, messages
 from deckwright.cli import main
 
 SVG = "{http://www.w3.org/2000/svg}"

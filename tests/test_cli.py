@@ -46,9 +46,7 @@ def test_validate_json(mini: TempProject, capsys) -> None:
 
 
 def test_game_folder_path_is_accepted(mini: TempProject, capsys) -> None:
-    code, _, err = run(
-        capsys, "--project", str(mini.root), "validate", str(mini.root / "cards/mini")
-    )
+    code, _, err = run(capsys, "--project", str(mini.root), "validate", str(mini.root / "cards/mini"))
     assert code == 0, err
 
 

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 from conftest import FIXTURES, REPO, TempProject
-
 from deckwright.cli import main
 
 

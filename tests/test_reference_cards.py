@@ -7,8 +7,8 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from conftest import GAMES, REPO
 
+from conftest import GAMES, REPO
 from deckwright.diagnostics import Diagnostics
 from deckwright.model import Unknown
 from deckwright.pipeline import check_game, load_fonts, load_layouts

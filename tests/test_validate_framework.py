@@ -120,9 +120,7 @@ SCHEMA_VIOLATIONS = [
 
 
 @pytest.mark.parametrize(("file", "old", "new", "expected"), SCHEMA_VIOLATIONS)
-def test_schema_and_reference_errors(
-    mini: TempProject, file: str, old: str, new: str, expected: str
-) -> None:
+def test_schema_and_reference_errors(mini: TempProject, file: str, old: str, new: str, expected: str) -> None:
     mini.replace("mini", file, old, new)
     errors = messages(mini.check("mini"))
     assert any(expected in e for e in errors), errors

@@ -250,7 +250,14 @@ def loads(text: str, path: str) -> Any:
         mark = exc.problem_mark or exc.context_mark
         loc = Loc(path, mark.line + 1, mark.column + 1) if mark else Loc(path)
         problem = exc.problem or exc.context or "invalid YAML"
-        context = f" ({exc.context})" if exc.context and exc.problem else ""
+        context = ""
+        if exc.context and exc.problem:
+            # where the unclosed thing started: an unclosed quote is reported at the end of the file
+            start = exc.context_mark
+            if start is not None and mark is not None and start.line != mark.line:
+                context = f" ({exc.context} started at line {start.line + 1}, column {start.column + 1})"
+            else:
+                context = f" ({exc.context})"
         raise SourceError(loc, f"YAML syntax error: {problem}{context}") from None
     except yaml.YAMLError as exc:
         raise SourceError(Loc(path), f"YAML error: {exc}") from None

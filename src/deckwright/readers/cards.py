@@ -8,7 +8,7 @@ from pathlib import Path
 from ..diagnostics import Diagnostics, Loc
 from ..model import Card, CardType, Unknown, frozen_map
 from ..source import YMap
-from .common import check_keys, describe, expect_list, expect_map, to_value
+from .common import check_keys, check_slug, describe, expect_list, expect_map, to_value
 from .csv_cards import read_csv_rows
 
 CARD_FILE_KEYS = ("type", "cards", "note")
@@ -56,6 +56,9 @@ def _read_card(m: YMap, card_type: CardType, diags: Diagnostics) -> Card | None:
     if not isinstance(card_id, str):
         diags.error(m.loc_of("id"), f"a {card_type.id} card needs an 'id' (text), not {describe(card_id)}")
         return None
+    # the id names the card's files (art/<game>/<id>.png, build/<game>/cards/<id>-front.png):
+    # a slug cannot climb out of a folder; the card is kept so that references still resolve
+    check_slug(card_id, m.loc_of("id"), "card id", diags)
     if not isinstance(name, str) or not name.strip():
         diags.error(m.loc_of("name"), f"card {card_id!r} needs a 'name' (text), not {describe(name)}")
         name = card_id

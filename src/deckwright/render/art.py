@@ -11,6 +11,7 @@ import base64
 import io
 import re
 import warnings
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +23,7 @@ EXTENSIONS = (".png", ".jpg", ".jpeg", ".svg")
 MAX_PIXELS = 50_000_000  # ~7000 x 7000: far beyond any card at 300 DPI
 MAX_ART_BYTES = 40 * 1024 * 1024
 MIN_DPI = 300
+SVG_NS = "http://www.w3.org/2000/svg"
 _MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
 _EXTERNAL = re.compile(
     rb"<!DOCTYPE|<!ENTITY|(?:href|src)\s*=\s*[\"'](?!#|data:)|url\(\s*[\"']?(?!#|data:)",
@@ -86,7 +88,11 @@ class ArtLibrary:
         if suffix == ".svg":
             if _EXTERNAL.search(data):
                 raise ArtError("refused: SVG art refers to outside resources or declares entities")
+            _check_svg(data)
             return data, _MIME[suffix], []
+        if not data.startswith(b"\x89PNG") and b"<svg" in data:
+            # CairoSVG reads any non-PNG image holding "<svg" as SVG, unchecked
+            raise ArtError("refused: the image holds SVG markup")
         return data, _MIME[suffix], _check_raster(data, box)
 
 
@@ -102,18 +108,31 @@ def _check_raster(data: bytes, box: Box) -> list[Issue]:
                 width, height = img.size
                 if width * height > MAX_PIXELS:
                     raise ArtError(f"{width} x {height} pixels is too large; refused")
-                img.verify()
+                img.verify()  # the chunks' checksums
+            with Image.open(io.BytesIO(data)) as img:
+                img.load()  # the pixel data itself: a truncated or garbled image fails here, not in cairo
     except ArtError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise ArtError("image is a decompression bomb; refused") from None
     except Exception as exc:  # Pillow raises many types for corrupt files
-        raise ArtError(f"cannot read image ({exc.__class__.__name__})") from None
+        raise ArtError(f"cannot read image ({exc.__class__.__name__}: {str(exc)[:80]})") from None
     # "slice" fitting scales to cover the box, so the smaller ratio decides the DPI.
     dpi = min(width / (box.w / 72), height / (box.h / 72))
     if dpi < MIN_DPI:
         return [Issue("warning", f"{dpi:.0f} DPI at print size, below {MIN_DPI}")]
     return []
+
+
+def _check_svg(data: bytes) -> None:
+    """SVG art must be well-formed XML whose root is <svg> (the DTD and entities were refused
+    before, so nothing here can expand or fetch)."""
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError as exc:
+        raise ArtError(f"not a well-formed SVG file ({exc})") from None
+    if root.tag not in ("svg", f"{{{SVG_NS}}}svg"):
+        raise ArtError(f"not an SVG file: its root element is <{root.tag}>, not <svg>")
 
 
 def placeholder(box: Box, label: str = "ART") -> str:

@@ -122,46 +122,56 @@ class Style:
 
 
 def shape_svg(shape: str, x: float, y: float, w: float, h: float, fill: str, stroke: str) -> str:
+    """A filled, outlined shape centred in the (x, y, w, h) box."""
     cx, cy, r = x + w / 2, y + h / 2, min(w, h) / 2
     paint = f'fill="{escape(fill)}" stroke="{escape(stroke)}" stroke-width="{r * 0.12:.3f}"'
     if shape == "circle":
         return f'<circle cx="{cx:.3f}" cy="{cy:.3f}" r="{r * 0.94:.3f}" {paint}/>'
     if shape == "square":
         s = r * 0.86
-        return f'<rect x="{cx - s:.3f}" y="{cy - s:.3f}" width="{2 * s:.3f}" height="{2 * s:.3f}" rx="{s * 0.15:.3f}" {paint}/>'
+        return (
+            f'<rect x="{cx - s:.3f}" y="{cy - s:.3f}" width="{2 * s:.3f}" height="{2 * s:.3f}" '
+            f'rx="{s * 0.15:.3f}" {paint}/>'
+        )
     corners = {"diamond": 4, "triangle": 3, "pentagon": 5, "hexagon": 6, "octagon": 8}
     if shape in corners:
         n = corners[shape]
-        rot = -math.pi / 2 if shape != "octagon" else -math.pi / 2 + math.pi / 8
-        rr = r * (1.08 if shape == "triangle" else 0.98)
-        dy = r * 0.14 if shape == "triangle" else 0
-        pts = [
-            (
-                cx + rr * math.cos(rot + 2 * math.pi * i / n),
-                cy + dy + rr * math.sin(rot + 2 * math.pi * i / n),
-            )
-            for i in range(n)
-        ]
+        turn = -math.pi / 2 + (math.pi / 8 if shape == "octagon" else 0)
+        radius = r * (1.08 if shape == "triangle" else 0.98)
+        drop = r * 0.14 if shape == "triangle" else 0  # optical centre of a triangle
+        angles = [turn + 2 * math.pi * i / n for i in range(n)]
+        pts = [(cx + radius * math.cos(a), cy + drop + radius * math.sin(a)) for a in angles]
         return f'<polygon points="{_points(pts)}" {paint}/>'
     if shape == "star":
         pts = []
         for i in range(10):
-            rr = r if i % 2 == 0 else r * 0.5
+            radius = r if i % 2 == 0 else r * 0.5
             a = -math.pi / 2 + math.pi * i / 5
-            pts.append((cx + rr * math.cos(a), cy + 0.05 * r + rr * math.sin(a)))
+            pts.append((cx + radius * math.cos(a), cy + 0.05 * r + radius * math.sin(a)))
         return f'<polygon points="{_points(pts)}" {paint}/>'
+    p = _PathPoints(cx, cy, r)
     if shape == "drop":
-        return (
-            f'<path d="M{cx:.3f} {cy - r:.3f}C{cx + r * 0.2:.3f} {cy - r * 0.4:.3f} {cx + r * 0.85:.3f} {cy:.3f} '
-            f"{cx + r * 0.85:.3f} {cy + r * 0.3:.3f}A{r * 0.85:.3f} {r * 0.7:.3f} 0 0 1 {cx - r * 0.85:.3f} {cy + r * 0.3:.3f}"
-            f'C{cx - r * 0.85:.3f} {cy:.3f} {cx - r * 0.2:.3f} {cy - r * 0.4:.3f} {cx:.3f} {cy - r:.3f}Z" {paint}/>'
+        d = (
+            f"M{p(0, -1)}C{p(0.2, -0.4)} {p(0.85, 0)} {p(0.85, 0.3)}"
+            f"A{r * 0.85:.3f} {r * 0.7:.3f} 0 0 1 {p(-0.85, 0.3)}"
+            f"C{p(-0.85, 0)} {p(-0.2, -0.4)} {p(0, -1)}Z"
         )
-    # shield
-    return (
-        f'<path d="M{cx - r * 0.85:.3f} {cy - r * 0.85:.3f}H{cx + r * 0.85:.3f}V{cy - r * 0.1:.3f}'
-        f"Q{cx + r * 0.85:.3f} {cy + r * 0.7:.3f} {cx:.3f} {cy + r:.3f}Q{cx - r * 0.85:.3f} {cy + r * 0.7:.3f} "
-        f'{cx - r * 0.85:.3f} {cy - r * 0.1:.3f}Z" {paint}/>'
-    )
+    else:  # shield
+        d = (
+            f"M{p(-0.85, -0.85)}L{p(0.85, -0.85)}L{p(0.85, -0.1)}"
+            f"Q{p(0.85, 0.7)} {p(0, 1)}Q{p(-0.85, 0.7)} {p(-0.85, -0.1)}Z"
+        )
+    return f'<path d="{d}" {paint}/>'
+
+
+class _PathPoints:
+    """Path coordinates given in radii from the centre, formatted for SVG."""
+
+    def __init__(self, cx: float, cy: float, r: float) -> None:
+        self.cx, self.cy, self.r = cx, cy, r
+
+    def __call__(self, dx: float, dy: float) -> str:
+        return f"{self.cx + dx * self.r:.3f} {self.cy + dy * self.r:.3f}"
 
 
 def _points(pts: list[tuple[float, float]]) -> str:

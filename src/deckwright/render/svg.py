@@ -1,8 +1,9 @@
 """Card faces and backs as SVG, from Jinja2 templates found by convention.
 
-`templates/<game>/<type>-front.svg.j2` draws a card type's face; its back is
-`<type>-back.svg.j2`, else the deck's `<deck>-back.svg.j2`, else the game's `back.svg.j2`. A game's template folder is `<game folder>/templates/` when it has
-one (a self-contained game such as examples/peer-deck), else `templates/<game>/`.
+`<type>-front.svg.j2` draws a card type's face; its back is `<type>-back.svg.j2`, else the
+deck's `<deck>-back.svg.j2`, else the game's `back.svg.j2`. A game's template folder is
+`<game folder>/templates/` when it has one (a self-contained game such as
+examples/peer-deck), else `templates/<game>/`.
 Templates get the card, the game, the layout geometry, the game's style (`style.yaml`) and
 helpers that measure text with the font that draws it (`text()`), draw icons and art, and
 show unknown values as visible placeholders. Autoescape is on and undefined names are errors.

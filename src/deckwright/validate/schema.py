@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from ..diagnostics import Diagnostics, Loc
 from ..model import STANDARD_CARD_KEYS, FieldSpec, Game, Unknown
+
+# C0 and C1 control characters (and DEL), except the line break and tab text may hold: they
+# cannot be drawn, and most of them cannot even appear in the SVG a card is drawn from.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def control_problem(value: Any) -> str | None:
+    """'contains a control character (U+0007)' for text holding one, else None."""
+    found = _CONTROL.search(value) if isinstance(value, str) else None
+    return f"contains a control character (U+{ord(found.group()):04X})" if found else None
+
+
+def _check_printable(value: Any, loc: Loc, what: str, diags: Diagnostics) -> None:
+    problem = control_problem(value)
+    if problem:
+        diags.error(loc, f"{what} {problem}")
 
 
 def check_schema(game: Game, diags: Diagnostics) -> None:
@@ -15,10 +32,23 @@ def check_schema(game: Game, diags: Diagnostics) -> None:
         value = getattr(info, key)
         if isinstance(value, Unknown):
             _warn_unknown(value, f"game: {key!r}", diags)
+    # the texts that are printed without a field spec: names and titles
+    for key in ("name", "edition", "version", "date", "tagline", "source", "notes"):
+        _check_printable(getattr(info, key), info.loc, f"game: {key!r}", diags)
+    for key, value in info.extra.items():
+        _check_printable(value, info.loc, f"game: {key!r}", diags)
+    for type_id, card_type in game.card_types.items():
+        _check_printable(card_type.title, card_type.loc, f"card type {type_id!r}: 'title'", diags)
+    for deck_id, deck in game.decks.items():
+        _check_printable(deck.title, deck.loc, f"deck {deck_id!r}: 'title'", diags)
+    for table_id, table in game.tables.items():
+        _check_printable(table.title, table.loc, f"table {table_id!r}: 'title'", diags)
     for card in game.cards:
         card_type = game.card_types[card.type]
         specs = {**card_type.fields, **card_type.back_fields}
         what = f"card {card.id!r}"
+        _check_printable(card.name, card.loc_of("name"), f"{what}: 'name'", diags)
+        _check_printable(card.number, card.loc_of("number"), f"{what}: 'number'", diags)
         for key in card.fields:
             if key not in specs:
                 accepted = ", ".join((*STANDARD_CARD_KEYS, *specs))
@@ -52,6 +82,7 @@ def check_schema(game: Game, diags: Diagnostics) -> None:
 def _warn_unknown(value: Unknown, what: str, diags: Diagnostics) -> None:
     note = f": {value.note}" if value.note else ""
     diags.warning(value.loc, f"{what} is unknown{note}", code="unknown")
+    _check_printable(value.note, value.loc, f"{what}: the note of the unknown", diags)  # printed
 
 
 def _check_value(value: Any, given: bool, spec: FieldSpec, loc: Loc, what: str, diags: Diagnostics) -> None:
@@ -96,8 +127,8 @@ def _type_problem(value: Any, spec: FieldSpec) -> str | None:
             return f"must be {_TYPE_NAMES[t]}, not {type(value).__name__} {value!r}"
         if t == "str" and "\n" in value.strip():
             return "must be one line (use type: text for several)"
-        if t in ("str", "text") and any(ord(ch) < 32 and ch not in "\n\t" for ch in value):
-            return "contains a control character"
+        if t in ("str", "text"):
+            return control_problem(value)
         return None
     if t == "int":
         if isinstance(value, bool) or not isinstance(value, int):
