@@ -15,13 +15,13 @@ import pytest
 from conftest import FIXTURES, REPO, TempProject
 from deckwright.cli import main
 from deckwright.diagnostics import Diagnostics
+from deckwright.geometry import Box
 from deckwright.impose import (
     FOLD_CLEARANCE,
     MARK_MIN,
     MM,
     TILE_OVERLAP,
     Item,
-    Rect,
     back_slot,
     crop_marks,
     place_footer,
@@ -337,7 +337,7 @@ def test_crop_marks_stay_in_the_margins(papers, layouts, paper_id: str, layout_i
     paper, it = papers[paper_id], item(layouts[layout_id])
     grid = plan_grid(paper, it)
     assert grid is not None and grid.per_page >= 1
-    page = Rect(0, 0, paper.width, paper.height)
+    page = Box(0, 0, paper.width, paper.height)
     for count in {grid.per_page, max(1, grid.per_page // 2 + 1)}:  # a full and a partial sheet
         slots = grid.slots(count)
         placed = place_footer(paper, [s.clip for s in slots], crop_marks(slots, paper))
@@ -356,7 +356,7 @@ def test_crop_marks_stay_in_the_margins(papers, layouts, paper_id: str, layout_i
             w, h = (it.width, it.height) if grid.turns % 2 == 0 else (it.height, it.width)
             assert abs(slot.trim.w - w) < 0.1 * MM and abs(slot.trim.h - h) < 0.1 * MM
             assert abs(slot.transform.a) + abs(slot.transform.b) == pytest.approx(1)
-            drawn = slot.transform.map_rect(Rect(it.bleed, it.bleed, it.width, it.height))
+            drawn = slot.transform.map_rect(Box(it.bleed, it.bleed, it.width, it.height))
             assert (drawn.x, drawn.y, drawn.w, drawn.h) == pytest.approx(
                 (slot.trim.x, slot.trim.y, slot.trim.w, slot.trim.h)
             )
@@ -420,7 +420,7 @@ def test_tiles_cover_the_board_with_overlap(papers, layouts, paper_id: str, layo
     tiles = plan_tiles(paper, it)
     assert len(tiles) > 1
     cw, ch = it.canvas
-    printable = Rect(
+    printable = Box(
         paper.margin, paper.margin, paper.width - 2 * paper.margin, paper.height - 2 * paper.margin
     )
     for tile in tiles:
@@ -432,7 +432,7 @@ def test_tiles_cover_the_board_with_overlap(papers, layouts, paper_id: str, layo
     sources = [t.source for t in tiles]
     for fx in (0.001, 0.25, 0.5, 0.75, 0.999):
         for fy in (0.001, 0.25, 0.5, 0.75, 0.999):
-            p = Rect(fx * cw, fy * ch, 0, 0)
+            p = Box(fx * cw, fy * ch, 0, 0)
             assert any(s.contains(p) for s in sources), (fx, fy)
     by_pos = {(t.row, t.col): t.source for t in tiles}
     for (r, c), s in by_pos.items():

@@ -32,13 +32,13 @@ The rules, and why:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .geometry import EPS, Box, union
 from .readers.papers import Paper
 
 MM = 72 / 25.4
-EPS = 1e-6
 
 MARK_GAP = 0.5 * MM  # between a card's printed bleed and the start of its crop mark
 MARK_MIN = 2 * MM  # a crop mark is at least this long where the paper allows
@@ -60,61 +60,6 @@ ALIGN_CELL = 30 * MM
 
 
 @dataclass(frozen=True, slots=True)
-class Rect:
-    x: float
-    y: float
-    w: float
-    h: float
-
-    @property
-    def right(self) -> float:
-        return self.x + self.w
-
-    @property
-    def bottom(self) -> float:
-        return self.y + self.h
-
-    @property
-    def cx(self) -> float:
-        return self.x + self.w / 2
-
-    @property
-    def cy(self) -> float:
-        return self.y + self.h / 2
-
-    def expand(self, left: float, top: float, right: float, bottom: float) -> Rect:
-        return Rect(self.x - left, self.y - top, self.w + left + right, self.h + top + bottom)
-
-    def overlaps(self, other: Rect, tolerance: float = EPS) -> bool:
-        """True when the interiors share area (touching edges do not count)."""
-        return (
-            self.x < other.right - tolerance
-            and other.x < self.right - tolerance
-            and self.y < other.bottom - tolerance
-            and other.y < self.bottom - tolerance
-        )
-
-    def contains(self, other: Rect, tolerance: float = EPS) -> bool:
-        return (
-            other.x >= self.x - tolerance
-            and other.y >= self.y - tolerance
-            and other.right <= self.right + tolerance
-            and other.bottom <= self.bottom + tolerance
-        )
-
-    def moved(self, dx: float, dy: float) -> Rect:
-        return Rect(self.x + dx, self.y + dy, self.w, self.h)
-
-
-def union(rects: Iterable[Rect]) -> Rect | None:
-    rects = list(rects)
-    if not rects:
-        return None
-    x, y = min(r.x for r in rects), min(r.y for r in rects)
-    return Rect(x, y, max(r.right for r in rects) - x, max(r.bottom for r in rects) - y)
-
-
-@dataclass(frozen=True, slots=True)
 class Segment:
     x1: float
     y1: float
@@ -125,9 +70,9 @@ class Segment:
     def length(self) -> float:
         return math.hypot(self.x2 - self.x1, self.y2 - self.y1)
 
-    def bounds(self, half_width: float = 0.0) -> Rect:
+    def bounds(self, half_width: float = 0.0) -> Box:
         x, y = min(self.x1, self.x2), min(self.y1, self.y2)
-        return Rect(x, y, abs(self.x2 - self.x1), abs(self.y2 - self.y1)).expand(
+        return Box(x, y, abs(self.x2 - self.x1), abs(self.y2 - self.y1)).expand(
             half_width, half_width, half_width, half_width
         )
 
@@ -160,10 +105,10 @@ class Affine:
     def apply(self, x: float, y: float) -> tuple[float, float]:
         return (self.a * x + self.c * y + self.e, self.b * x + self.d * y + self.f)
 
-    def map_rect(self, r: Rect) -> Rect:
+    def map_rect(self, r: Box) -> Box:
         points = [self.apply(x, y) for x in (r.x, r.right) for y in (r.y, r.bottom)]
         x0, y0 = min(p[0] for p in points), min(p[1] for p in points)
-        return Rect(x0, y0, max(p[0] for p in points) - x0, max(p[1] for p in points) - y0)
+        return Box(x0, y0, max(p[0] for p in points) - x0, max(p[1] for p in points) - y0)
 
     @property
     def quarter_turns(self) -> int:
@@ -216,16 +161,16 @@ class Slot:
     """One card placed on a page."""
 
     index: int  # order on the sheet (row-major for fronts)
-    trim: Rect  # page coordinates
-    clip: Rect  # what is printed: the trim plus the bleed kept on each side
+    trim: Box  # page coordinates
+    clip: Box  # what is printed: the trim plus the bleed kept on each side
     transform: Affine  # card canvas (trim + full bleed, points) -> page
     radius: float = 0.0  # corner radius of the trim (tokens' cut lines)
 
 
-def place(item: Item, trim: Rect, turns: int = 0) -> Affine:
+def place(item: Item, trim: Box, turns: int = 0) -> Affine:
     """The transform that puts the item's canvas, turned `turns` quarters, onto `trim`."""
     rotation = quarter_turn(turns)
-    mapped = rotation.map_rect(Rect(item.bleed, item.bleed, item.width, item.height))
+    mapped = rotation.map_rect(Box(item.bleed, item.bleed, item.width, item.height))
     return translate(trim.x - mapped.x, trim.y - mapped.y) @ rotation
 
 
@@ -314,7 +259,7 @@ class Grid:
         out = []
         for index in range(n):
             row, col = divmod(index, self.cols.count)
-            trim = Rect(self.cols.trim_start(col), self.rows.trim_start(row), self.cols.size, self.rows.size)
+            trim = Box(self.cols.trim_start(col), self.rows.trim_start(row), self.cols.size, self.rows.size)
             left, right = self.cols.bleeds(col, last_col)
             top, bottom = self.rows.bleeds(row, last_row)
             clip = trim.expand(left, top, right, bottom)
@@ -445,15 +390,15 @@ class Gutterfold:
         return fronts, [back_slot(s, self.item, flip) for s in fronts]
 
     def fold_line(self, slots: Sequence[Slot]) -> Segment:
-        drawn = union(s.clip for s in slots) or Rect(0, 0, 0, self.paper.height)
+        drawn = union(s.clip for s in slots) or Box(0, 0, 0, self.paper.height)
         top = max(drawn.y - MARK_GAP - MARK_MAX, MARK_EDGE)
         bottom = min(drawn.bottom + MARK_GAP + MARK_MAX, self.paper.height - MARK_EDGE)
         return Segment(self.fold_x, top, self.fold_x, bottom)
 
 
-def _fold_side(slot: Slot, bleed: float) -> Rect:
+def _fold_side(slot: Slot, bleed: float) -> Box:
     clip = slot.clip
-    return Rect(clip.x, clip.y, slot.trim.right + bleed - clip.x, clip.h)
+    return Box(clip.x, clip.y, slot.trim.right + bleed - clip.x, clip.h)
 
 
 def plan_gutterfold(
@@ -485,16 +430,16 @@ class FooterPlace:
     halves up the side margins (left, right), each reading bottom to top."""
 
     side: bool
-    boxes: tuple[Rect, ...]
+    boxes: tuple[Box, ...]
 
 
 def bottom_footer(paper: Paper) -> FooterPlace:
     m = paper.margin
-    return FooterPlace(False, (Rect(m, paper.height - m - FOOTER_BAND, paper.width - 2 * m, FOOTER_BAND),))
+    return FooterPlace(False, (Box(m, paper.height - m - FOOTER_BAND, paper.width - 2 * m, FOOTER_BAND),))
 
 
 def place_footer(
-    paper: Paper, drawn: Sequence[Rect], marks: Sequence[Segment], *, force: bool = False
+    paper: Paper, drawn: Sequence[Box], marks: Sequence[Segment], *, force: bool = False
 ) -> tuple[FooterPlace, list[Segment]] | None:
     """A footer place clear of every card and mark (marks below the block may be shortened),
     with the marks as they must then be drawn; None when neither the bottom nor the sides fit.
@@ -522,7 +467,7 @@ def place_footer(
     m = paper.margin
     boxes = []
     for x in (m, paper.width - m - FOOTER_BAND):
-        strip = Rect(x, m, FOOTER_BAND, paper.height - 2 * m)
+        strip = Box(x, m, FOOTER_BAND, paper.height - 2 * m)
         if any(r.overlaps(strip) for r in drawn):
             return None
         stops = sorted(
@@ -541,7 +486,7 @@ def place_footer(
         )
         if high - low < FOOTER_SIDE_MIN:
             return None
-        boxes.append(Rect(x, low, FOOTER_BAND, high - low))
+        boxes.append(Box(x, low, FOOTER_BAND, high - low))
     return FooterPlace(True, tuple(boxes)), list(marks)
 
 
@@ -556,9 +501,9 @@ class Tile:
     col: int
     rows: int
     cols: int
-    source: Rect  # the part of the board canvas shown (board canvas coordinates, unturned)
+    source: Box  # the part of the board canvas shown (board canvas coordinates, unturned)
     transform: Affine  # board canvas -> page
-    clip: Rect  # page area printed
+    clip: Box  # page area printed
     marks: tuple[Segment, ...]  # crop marks of the board's trim edges met on this tile
     cut_seams: tuple[Segment, ...]  # seams this tile is cut along (its left and top overlaps)
     crosses: tuple[tuple[float, float], ...]  # alignment crosses on every seam of the tile
@@ -592,7 +537,7 @@ def plan_tiles(paper: Paper, item: Item, reserve: float = FOOTER_BAND + MARK_GAP
     crop marks and the footer band; neighbours overlap by at least TILE_OVERLAP.
     """
     m = paper.margin
-    area = Rect(
+    area = Box(
         m + TILE_BAND,
         m + TILE_BAND + reserve,
         paper.width - 2 * (m + TILE_BAND),
@@ -605,12 +550,12 @@ def plan_tiles(paper: Paper, item: Item, reserve: float = FOOTER_BAND + MARK_GAP
         xs, ys = _tile_starts(bw, area.w), _tile_starts(bh, area.h)
         if best and len(xs) * len(ys) >= len(best):
             continue
-        turn = place(Item(cw, ch, 0.0), Rect(0, 0, bw, bh), turns)  # board canvas -> turned board
-        trim = turn.map_rect(Rect(item.bleed, item.bleed, item.width, item.height))
+        turn = place(Item(cw, ch, 0.0), Box(0, 0, bw, bh), turns)  # board canvas -> turned board
+        trim = turn.map_rect(Box(item.bleed, item.bleed, item.width, item.height))
         tiles = []
         for r, ty in enumerate(ys):
             for c, tx in enumerate(xs):
-                window = Rect(tx, ty, min(area.w, bw), min(area.h, bh))
+                window = Box(tx, ty, min(area.w, bw), min(area.h, bh))
                 origin = (area.x + (area.w - window.w) / 2, area.y + (area.h - window.h) / 2)
                 to_page = translate(origin[0] - tx, origin[1] - ty)
                 clip = to_page.map_rect(window)
@@ -634,7 +579,7 @@ def plan_tiles(paper: Paper, item: Item, reserve: float = FOOTER_BAND + MARK_GAP
     return best
 
 
-def _inverse_rect(turn: Affine, r: Rect) -> Rect:
+def _inverse_rect(turn: Affine, r: Box) -> Box:
     # turn is a rotation plus translation: its inverse maps rects the same way
     det = turn.a * turn.d - turn.b * turn.c
     inv = Affine(
@@ -654,7 +599,7 @@ def _seams(starts: Sequence[float], window: float) -> list[float]:
 
 
 def _cut_seams(
-    col: int, row: int, seams_x: Sequence[float], seams_y: Sequence[float], window: Rect, to_page: Affine
+    col: int, row: int, seams_x: Sequence[float], seams_y: Sequence[float], window: Box, to_page: Affine
 ) -> list[Segment]:
     out = []
     if col > 0:
@@ -667,7 +612,7 @@ def _cut_seams(
 
 
 def _crosses(
-    col: int, row: int, seams_x: Sequence[float], seams_y: Sequence[float], window: Rect, to_page: Affine
+    col: int, row: int, seams_x: Sequence[float], seams_y: Sequence[float], window: Box, to_page: Affine
 ) -> list[tuple[float, float]]:
     points = []
     for x in seams_x:
@@ -683,7 +628,7 @@ def _seg(t: Affine, x1: float, y1: float, x2: float, y2: float) -> Segment:
     return Segment(*t.apply(x1, y1), *t.apply(x2, y2))
 
 
-def _tile_marks(trim: Rect, window: Rect, to_page: Affine, clip: Rect, paper: Paper) -> list[Segment]:
+def _tile_marks(trim: Box, window: Box, to_page: Affine, clip: Box, paper: Paper) -> list[Segment]:
     """Crop marks for the board's trim lines that cross this tile, just outside the tile."""
     marks = []
     for x in (trim.x, trim.right):
@@ -698,7 +643,7 @@ def _tile_marks(trim: Rect, window: Rect, to_page: Affine, clip: Rect, paper: Pa
     return [_clamp(s, clip, limit_low, limit_high, paper) for s in marks]
 
 
-def _clamp(s: Segment, clip: Rect, low: float, high: float, paper: Paper) -> Segment:
+def _clamp(s: Segment, clip: Box, low: float, high: float, paper: Paper) -> Segment:
     """Keep a tile's marks inside the tile band (between the margin and the tile)."""
     if s.x1 == s.x2:
         y1, y2 = (max(s.y1, low), max(s.y2, low)) if s.y1 < clip.y else (min(s.y1, high), min(s.y2, high))
@@ -719,14 +664,14 @@ class AlignCell:
     offset: tuple[float, float]
     front: tuple[float, float]  # target centre on the front page
     back: tuple[float, float]  # target centre on the back page
-    cell: Rect  # the cell on the front page
+    cell: Box  # the cell on the front page
 
 
 @dataclass(frozen=True)
 class AlignSheet:
     cells: tuple[AlignCell, ...]
-    area: Rect  # the grid on the front page
-    back_cells: tuple[Rect, ...] = field(default=())  # each cell as it lies on the back page
+    area: Box  # the grid on the front page
+    back_cells: tuple[Box, ...] = field(default=())  # each cell as it lies on the back page
 
 
 def plan_alignment(
@@ -735,12 +680,12 @@ def plan_alignment(
     """A grid of targets, one per offset in ALIGN_STEPS x ALIGN_STEPS around `base` (mm)."""
     n = len(ALIGN_STEPS)
     size = min(ALIGN_CELL, (paper.width - 2 * paper.margin - 20 * MM) / n)
-    area = Rect((paper.width - n * size) / 2, top, n * size, n * size)
+    area = Box((paper.width - n * size) / 2, top, n * size, n * size)
     flip = sheet_flip(paper, edge)
     cells, backs = [], []
     for r, dy in enumerate(ALIGN_STEPS):
         for c, dx in enumerate(ALIGN_STEPS):
-            cell = Rect(area.x + c * size, area.y + r * size, size, size)
+            cell = Box(area.x + c * size, area.y + r * size, size, size)
             offset = (round(base[0] + dx, 2), round(base[1] + dy, 2))
             bx, by = flip.apply(cell.cx, cell.cy)
             cells.append(

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from ..geometry import Box
 from ..impose import (
     FOOTER_BAND,
     MARK_GAP,
@@ -33,7 +34,6 @@ from ..impose import (
     Grid,
     Gutterfold,
     Item,
-    Rect,
     Segment,
     Slot,
     back_slot,
@@ -68,7 +68,7 @@ FOOTER_SIZE = 6.5  # pt
 FOOTER_MIN = 5.0
 SEAM_DASH = "4 2"
 FOLD_DASH = "6 3"
-Draw = Callable[[PageDrawing], tuple[Rect | None, Rect | None]]
+Draw = Callable[[PageDrawing], tuple[Box | None, Box | None]]
 
 
 @dataclass(frozen=True)
@@ -428,7 +428,7 @@ class SheetBook:
                 )
         return list(names)
 
-    def _footer(self, drawn: Sequence[Rect], marks: list[Segment]) -> tuple[FooterPlace, list[Segment]]:
+    def _footer(self, drawn: Sequence[Box], marks: list[Segment]) -> tuple[FooterPlace, list[Segment]]:
         placed = place_footer(self.paper, drawn, marks)
         return placed if placed is not None else place_footer(self.paper, drawn, marks, force=True)
 
@@ -442,7 +442,7 @@ class SheetBook:
         marks: Sequence[Segment],
         cut_lines: bool,
     ) -> Draw:
-        def draw(d: PageDrawing) -> tuple[Rect | None, Rect | None]:
+        def draw(d: PageDrawing) -> tuple[Box | None, Box | None]:
             for slot, name in zip(slots, names, strict=True):
                 d.card(self.uris(name, self.variant.ink_saver), item.canvas, slot.transform, slot.clip)
             for mark in marks:
@@ -455,7 +455,7 @@ class SheetBook:
         return draw
 
     def _tile_draw(self, item: Item, tile, name: str) -> Draw:
-        def draw(d: PageDrawing) -> tuple[Rect | None, Rect | None]:
+        def draw(d: PageDrawing) -> tuple[Box | None, Box | None]:
             d.card(self.uris(name, self.variant.ink_saver), item.canvas, tile.transform, tile.clip)
             for mark in tile.marks:
                 d.line(mark)
@@ -466,7 +466,7 @@ class SheetBook:
                 d.circle(x, y, 1.5 * MM, stroke="#ffffff", width=3 * MARK_STROKE)
                 d.circle(x, y, 1.5 * MM)
                 d.cross(x, y, 3 * MM, halo=True)
-            board = tile.transform.map_rect(Rect(item.bleed, item.bleed, item.width, item.height))
+            board = tile.transform.map_rect(Box(item.bleed, item.bleed, item.width, item.height))
             trim = _intersection(board, tile.clip)
             return trim, tile.clip
 
@@ -524,9 +524,9 @@ def _chunks(items: list, size: int) -> list[list]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def _intersection(a: Rect, b: Rect) -> Rect | None:
+def _intersection(a: Box, b: Box) -> Box | None:
     x, y = max(a.x, b.x), max(a.y, b.y)
     right, bottom = min(a.right, b.right), min(a.bottom, b.bottom)
     if right <= x or bottom <= y:
         return None
-    return Rect(x, y, right - x, bottom - y)
+    return Box(x, y, right - x, bottom - y)

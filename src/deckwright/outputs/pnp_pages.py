@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..impose import FOOTER_BAND, MM, AlignSheet, Rect, Segment, plan_alignment
+from ..geometry import Box
+from ..impose import FOOTER_BAND, MM, AlignSheet, Segment, plan_alignment
 from ..model import Game, Unknown
 from ..readers.papers import Paper
 from ..render.sheets import MARK_STROKE, PageDrawing, SheetFont
@@ -97,7 +98,7 @@ def draw_calibration(
     )
     y += 4 * MM
     for side, label in ((50 * MM, "50 mm"), (2 * 72.0, "2 in")):
-        d.rect(Rect(x, y, side, side), width=0.25 * MM)
+        d.rect(Box(x, y, side, side), width=0.25 * MM)
         d.text(x + side / 2, y + side / 2, label, 14, bold=True, anchor="middle")
         d.text(x + side / 2, y + side / 2 + 6 * MM, "each side", 8, anchor="middle", fill=GREY)
         x += side + 15 * MM
@@ -189,12 +190,12 @@ class AlignmentSheet:
         return None, None
 
     def _cell(
-        self, d: PageDrawing, cell: Rect, centre: tuple[float, float], offset: tuple[float, float]
+        self, d: PageDrawing, cell: Box, centre: tuple[float, float], offset: tuple[float, float]
     ) -> None:
         d.rect(cell, stroke=LIGHT, width=0.1 * MM)
         cx, cy = centre
         half = 5 * MM
-        d.rect(Rect(cx - half, cy - half, 2 * half, 2 * half), width=0.15 * MM)
+        d.rect(Box(cx - half, cy - half, 2 * half, 2 * half), width=0.15 * MM)
         d.cross(cx, cy, 8 * MM, width=0.15 * MM)
         label = ", ".join("0" if v == 0 else f"{v:+g}" for v in offset)
         d.text(cell.cx, cell.bottom - 2 * MM, label, 7, anchor="middle", fill=GREY)
@@ -288,7 +289,7 @@ def _entry(d: PageDrawing, font: SheetFont, x: float, y: float, width: float, en
         return
     base = y + 3.3 * MM
     box = 2.8 * MM
-    d.rect(Rect(x, base - box + 0.3 * MM, box, box), width=MARK_STROKE)
+    d.rect(Box(x, base - box + 0.3 * MM, box, box), width=MARK_STROKE)
     d.text(x + 12 * MM, base, f"{entry.count} ×", 8, anchor="end")
     name_x = x + 14 * MM
     room = width - 14 * MM

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from xml.sax.saxutils import escape, quoteattr
 
-from ..impose import MM, Affine, Rect, Segment
+from ..geometry import Box
+from ..impose import MM, Affine, Segment
 from .fonts import FontMetrics, FontRegistry
 
 INK = "#000000"
@@ -64,8 +65,8 @@ class Page:
     width: float
     height: float
     svg: str
-    trim: Rect | None = None  # the cards' trim (their union); None: the whole page
-    bleed: Rect | None = None  # the printed bleed around them
+    trim: Box | None = None  # the cards' trim (their union); None: the whole page
+    bleed: Box | None = None  # the printed bleed around them
 
 
 @dataclass
@@ -78,7 +79,7 @@ class PageDrawing:
     parts: list[str] = field(default_factory=list)
     defs: list[str] = field(default_factory=list)
 
-    def card(self, uri: str, canvas: tuple[float, float], transform: Affine, clip: Rect) -> None:
+    def card(self, uri: str, canvas: tuple[float, float], transform: Affine, clip: Box) -> None:
         """A card canvas (trim + full bleed) placed by `transform`, printed inside `clip`."""
         clip_id = f"clip{len(self.defs)}"
         self.defs.append(f'<clipPath id="{clip_id}">{self._rect_tag(clip)}</clipPath>')
@@ -99,7 +100,7 @@ class PageDrawing:
 
     def rect(
         self,
-        r: Rect,
+        r: Box,
         stroke: str | None = INK,
         width: float = MARK_STROKE,
         fill: str = "none",
@@ -151,7 +152,7 @@ class PageDrawing:
             attrs += f' transform="rotate({_fmt(rotate)} {_fmt(x)} {_fmt(y)})"'
         self.parts.append(f"<text {attrs}>{escape(text)}</text>")
 
-    def page(self, trim: Rect | None = None, bleed: Rect | None = None) -> Page:
+    def page(self, trim: Box | None = None, bleed: Box | None = None) -> Page:
         w, h = _fmt(self.width), _fmt(self.height)
         svg = "\n".join(
             [
@@ -165,7 +166,7 @@ class PageDrawing:
         return Page(self.width, self.height, svg, trim, bleed)
 
     @staticmethod
-    def _rect_tag(r: Rect, radius: float = 0.0, attrs: str = "") -> str:
+    def _rect_tag(r: Box, radius: float = 0.0, attrs: str = "") -> str:
         rounded = f' rx="{_fmt(radius)}" ry="{_fmt(radius)}"' if radius > 0 else ""
         return (
             f'<rect x="{_fmt(r.x)}" y="{_fmt(r.y)}" width="{_fmt(r.w)}" height="{_fmt(r.h)}"'
@@ -242,7 +243,7 @@ def _finish(data: bytes, pages: Sequence[Page], info: Mapping[str, str], date: s
 
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
     for pdf_page, page in zip(writer.pages, pages, strict=True):
-        media = Rect(0, 0, page.width, page.height)
+        media = Box(0, 0, page.width, page.height)
         trim = page.trim or media
         bleed = page.bleed or trim
         pdf_page.trimbox = RectangleObject(_pdf_box(trim, page.height))
@@ -265,12 +266,12 @@ def _producer(data: bytes) -> str:
     return found.group(1).decode("ascii") if found else "cairo"
 
 
-def _within(r: Rect, outer: Rect) -> Rect:
+def _within(r: Box, outer: Box) -> Box:
     x, y = max(r.x, outer.x), max(r.y, outer.y)
-    return Rect(x, y, min(r.right, outer.right) - x, min(r.bottom, outer.bottom) - y)
+    return Box(x, y, min(r.right, outer.right) - x, min(r.bottom, outer.bottom) - y)
 
 
-def _pdf_box(r: Rect, page_height: float) -> list[float]:
+def _pdf_box(r: Box, page_height: float) -> list[float]:
     """A page rectangle (y down) as a PDF box [x0 y0 x1 y1] (y up), to 0.001 pt."""
     return [round(r.x, 3), round(page_height - r.bottom, 3), round(r.right, 3), round(page_height - r.y, 3)]
 
