@@ -69,18 +69,29 @@ def rendered(output: str) -> int:
 
 
 def change_one_card(folder: Path, file: str) -> None:
-    """Edit one card's text: the first quoted text value (or the first CSV body cell)."""
+    """Edit one card's text: the first text-like field of the file (or the first CSV body)."""
     path = folder / file
-    text = path.read_text(encoding="utf-8")
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     if file.endswith(".csv"):
-        lines = text.splitlines(keepends=True)
         lines[1] = lines[1].replace(".", " again.", 1)
-        path.write_text("".join(lines), encoding="utf-8")
-        return
-    new, n = re.subn(r'^(\s+(?:text|effect|body|action): ")', r"\1Now ", text, count=1, flags=re.M)
-    if n != 1:
-        sys.exit(f"bench: found no card text to change in {path}")
-    path.write_text(new, encoding="utf-8")
+    else:
+        field = re.compile(r"^(\s+(?:text|effect|body|action|ability): )(.*)$")
+        for i, line in enumerate(lines):
+            match = field.match(line)
+            if not match:
+                continue
+            head, value = match.groups()
+            if value.startswith(("|", ">")):  # a block scalar: change its first line
+                indent = len(lines[i + 1]) - len(lines[i + 1].lstrip())
+                lines[i + 1] = lines[i + 1][:indent] + "Now " + lines[i + 1][indent:]
+            elif value[:1] in "\"'":
+                lines[i] = f"{head}{value[0]}Now {value[1:]}\n"
+            else:
+                lines[i] = f"{head}Now {value}\n"
+            break
+        else:
+            sys.exit(f"bench: found no card text to change in {path}")
+    path.write_text("".join(lines), encoding="utf-8")
 
 
 def _png(svg: str) -> int:
@@ -148,10 +159,14 @@ def bench(game: str, jobs: int) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("games", nargs="*", default=list(GAMES), choices=list(GAMES))
+    parser.add_argument("games", nargs="*", metavar="GAME", help=f"default: all of {', '.join(GAMES)}")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--single", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    args.games = args.games or list(GAMES)
+    unknown = [g for g in args.games if g not in GAMES]
+    if unknown:
+        parser.error(f"unknown game {', '.join(unknown)} (choose from {', '.join(GAMES)})")
     if args.single:  # one game per process, so peak RSS is that game's alone
         for line in bench(args.games[0], args.jobs):
             print(line, flush=True)

@@ -1,0 +1,45 @@
+"""A fast PNG encoder for opaque RGB card images.
+
+Card PNGs are most of a build's work, and zlib's deflate with PNG's adaptive row filters was
+half of each card's time (Pillow: ~18 ms of ~38 ms for a poker card). ISA-L's deflate (the
+`isal` package) at level 1 on unfiltered rows is ~5x faster for files within a few per cent of
+the same size. The container is plain PNG: IHDR, pHYs (the print DPI), IDAT, IEND.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+
+from isal import isal_zlib
+from PIL import Image
+
+SIGNATURE = b"\x89PNG\r\n\x1a\n"
+LEVEL = 1
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def encode_rgb(image: Image.Image, dpi: int = 300) -> bytes:
+    """PNG bytes of an RGB image: 8 bits per channel, no interlace, filter None on every row."""
+    if image.mode != "RGB":
+        raise ValueError(f"encode_rgb takes an RGB image, not {image.mode}")
+    width, height = image.size
+    raw = image.tobytes()
+    stride = width * 3
+    rows = bytearray((stride + 1) * height)  # each row: filter byte 0, then the pixels
+    for y in range(height):
+        start = y * (stride + 1)
+        rows[start + 1 : start + 1 + stride] = raw[y * stride : (y + 1) * stride]
+    per_metre = round(dpi / 0.0254)
+    return b"".join(
+        (
+            SIGNATURE,
+            _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
+            _chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),
+            _chunk(b"IDAT", isal_zlib.compress(bytes(rows), LEVEL)),
+            _chunk(b"IEND", b""),
+        )
+    )
