@@ -16,6 +16,6 @@ def test_round_trip_and_dpi() -> None:
     with Image.open(io.BytesIO(data)) as decoded:
         assert decoded.format == "PNG"
         assert decoded.mode == "RGB"
-        assert list(decoded.getdata()) == list(image.getdata())
+        assert decoded.tobytes() == image.tobytes()
         assert round(decoded.info["dpi"][0]) == 300
     assert encode_rgb(image) == data  # deterministic

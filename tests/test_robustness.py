@@ -38,7 +38,7 @@ from deckwright.readers import load_game
 from deckwright.readers.layouts import read_layouts
 from deckwright.render.art import ArtLibrary
 from deckwright.render.geometry import Box
-from deckwright.source import SourceError, load, loads
+from deckwright.source import SourceError, loads
 from deckwright.validate import validate_game
 from deckwright.writer import Writer
 
@@ -194,6 +194,10 @@ def svg_art(body: str) -> bytes:
     return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">{body}</svg>'.encode()
 
 
+# 10^9 rectangles by reference, in 900 bytes ("billion laughs" with <use>)
+USE_BOMB = '<rect id="l0" width="1" height="1"/>' + "".join(
+    f'<g id="l{i}">' + f'<use href="#l{i - 1}"/>' * 10 + "</g>" for i in range(1, 10)
+)
 H = "cards/mini/heroes.yaml"
 S = "cards/mini/spells.yaml"
 ART_ANN = f"{H}:3:5: error: card 'ann': art:"
@@ -321,6 +325,15 @@ CASES: dict[str, Case] = {
         edit("tables.yaml", "light: 2, dark: 1", "light: 2, dark: 2"),
         "cards/mini/tables.yaml:12:9: error: 3 players: light + dark must equal players [check sides-add-up]",
     ),
+    "data-generated-table-too-long": Case(
+        edit("tables.yaml", "generate: {players: [3, 5]}", "generate: {players: [3, 100000000]}"),
+        "cards/mini/tables.yaml:26:25: error: table 'split': generate range must be [first, last] "
+        "whole numbers, first <= last, at most 10000 apart",
+    ),
+    "data-derived-row-cycle": Case(
+        edit("tables.yaml", "extends: 3\n", "extends: 5\n"),
+        "cards/mini/tables.yaml:21:18: error: table 'setup': extends 4 in a cycle",
+    ),
     "data-zero-count": Case(
         edit("heroes.yaml", "count: 3", "count: 0"),
         f"{H}:18:12: error: card 'cy': count must be a whole number >= 1, not the number 0",
@@ -394,7 +407,7 @@ CASES: dict[str, Case] = {
     ),
     "art-corrupt-bytes": Case(
         art("ann.png", b"\x89PNG\r\n\x1a\n this is not an image"),
-        f"{ART_ANN} ann.png: cannot read image (UnidentifiedImageError: ...",
+        f"{ART_ANN} ann.png: cannot read image (UnidentifiedImageError: cannot identify image file ...",
     ),
     "art-corrupt-pixels": Case(
         art("ann.png", png(40, 60)),  # a sound header and checksums, too little pixel data
@@ -459,6 +472,22 @@ CASES: dict[str, Case] = {
     "art-svg-not-svg": Case(
         art("ann.svg", b"<html><body>hello</body></html>"),
         f"{ART_ANN} ann.svg: not an SVG file: its root element is <html>, not <svg>",
+    ),
+    "art-svg-use-loop": Case(
+        art("ann.svg", svg_art('<g id="a"><rect width="1" height="1"/><use href="#a"/></g>')),
+        f"{ART_ANN} ann.svg: refused: SVG art refers to itself (a <use> or url(#...) loop)",
+    ),
+    "art-svg-pattern-loop": Case(
+        art("ann.svg", svg_art('<pattern id="p"><rect width="1" height="1" fill="url(#p)"/></pattern>')),
+        f"{ART_ANN} ann.svg: refused: SVG art refers to itself (a <use> or url(#...) loop)",
+    ),
+    "art-svg-use-bomb": Case(
+        art("ann.svg", svg_art(USE_BOMB)),
+        f"{ART_ANN} ann.svg: refused: SVG art draws more than 100000 elements (references expanded)",
+    ),
+    "art-svg-deep-nesting": Case(
+        art("ann.svg", svg_art("<g>" * 2000 + "</g>" * 2000)),
+        f"{ART_ANN} ann.svg: refused: SVG art is nested (or refers) deeper than 64 levels",
     ),
     "art-not-a-file": Case(
         lambda p, _: (p.root / "art/mini/ann.png").mkdir(parents=True),
@@ -639,7 +668,15 @@ def test_missing_art_is_a_placeholder_not_an_error(project: Project, capsys) -> 
 
 def test_good_art_is_embedded_and_nothing_else_is_read(project: Project, capsys) -> None:
     project.art("ann.png", real_image("PNG"))
-    project.art("cy.svg", svg_art('<rect width="10" height="10" fill="#123456"/>'))
+    uses = "".join(f'<use href="#s" x="{i % 10}" y="{i // 10}"/>' for i in range(100))
+    project.art(
+        "cy.svg",
+        svg_art(  # shared gradients and symbols, as drawing programs write them
+            '<defs><linearGradient id="g0"><stop offset="0" stop-color="#123456"/></linearGradient>'
+            '<linearGradient id="g1" href="#g0"/><symbol id="s"><rect width="1" height="1" '
+            f'style="fill: url(#g1)"/></symbol></defs>{uses}'
+        ),
+    )
     with watching() as seen:
         code, _, err = run_cli(capsys, project.root, *BUILD)
     assert code == 0, err
@@ -667,6 +704,33 @@ def test_decompression_bomb_is_refused_fast_without_allocating(tmp_path: Path) -
     assert peak < 5_000_000  # 100000 x 100000 RGB would be 30 GB
     assert [i.message for i in result.issues] == ["ann.png: image is a decompression bomb; refused"]
     assert "data:" not in result.svg  # a placeholder
+
+
+def test_an_svg_reference_bomb_is_refused_fast(tmp_path: Path) -> None:
+    (tmp_path / "art/mini").mkdir(parents=True)
+    (tmp_path / "art/mini/ann.svg").write_bytes(svg_art(USE_BOMB))
+    started = time.monotonic()
+    result = ArtLibrary(tmp_path / "art").image("mini", "ann", Box(0, 0, 100, 100))
+    assert time.monotonic() - started < 1
+    assert [i.severity for i in result.issues] == ["error"]
+
+
+def test_art_is_decoded_strictly_even_after_weasyprint_relaxed_pillow(tmp_path: Path, monkeypatch) -> None:
+    """WeasyPrint sets Pillow's LOAD_TRUNCATED_IMAGES process-wide when it is imported (a
+    rulebook or print-and-play build, `watch`, several games in one run): truncated art must
+    still be refused, not handed to cairo."""
+    from PIL import ImageFile
+
+    monkeypatch.setattr(ImageFile, "LOAD_TRUNCATED_IMAGES", True)
+    (tmp_path / "art/mini").mkdir(parents=True)
+    (tmp_path / "art/mini/ann.png").write_bytes(png(40, 60))
+    (tmp_path / "art/mini/bob.jpg").write_bytes(real_image("JPEG")[:300])
+    library = ArtLibrary(tmp_path / "art")
+    for card in ("ann", "bob"):
+        result = library.image("mini", card, Box(0, 0, 100, 100))
+        assert [i.severity for i in result.issues] == ["error"], result.issues
+        assert "cannot read image" in result.issues[0].message
+    assert ImageFile.LOAD_TRUNCATED_IMAGES is True  # restored as it was
 
 
 @pytest.mark.parametrize("card_id", ["../../outside", "ABSOLUTE"])
@@ -706,6 +770,24 @@ def test_alias_expansion_is_refused_quickly_in_bounded_memory(text: str) -> None
     assert time.monotonic() - started < 1
     assert peak < 20_000_000
     assert "refused" in info.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "col"),
+    [
+        ("a: " + "[" * 5000, 4 + 64),  # a's value is level 1, at column 4; level 65 is refused
+        ("a: " + "{a: " * 5000, 4 + 4 * 63 + 1),  # the key of the mapping at level 64
+        ("- " * 5000, 1 + 2 * 65),  # the top level is 0
+    ],
+)
+def test_nesting_beyond_pythons_recursion_limit_is_refused_where_it_gets_too_deep(
+    text: str, col: int
+) -> None:
+    started = time.monotonic()
+    with pytest.raises(SourceError) as info:
+        loads(text + "\n", "f.yaml")
+    assert time.monotonic() - started < 1
+    assert str(info.value) == f"f.yaml:1:{col}: nesting deeper than 64 levels; refused"
 
 
 def test_python_tags_are_never_constructed(tmp_path: Path) -> None:
@@ -750,6 +832,20 @@ def test_one_broken_game_does_not_stop_the_others(project: Project, capsys) -> N
     assert hashes(project.outputs) == before
 
 
+def test_a_killed_writers_temp_file_is_swept_and_a_live_ones_kept(tmp_path: Path) -> None:
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True)
+    dead_pid = int(dead.stdout)
+    folder = tmp_path / "out/cards"
+    folder.mkdir(parents=True)
+    leftover = folder / f".a.png.{dead_pid}.k3j_x9.tmp"
+    in_flight = folder / f".a.png.{os.getpid()}.q7w_e2.tmp"  # a running process's
+    other = folder / f".a.png.svg.{dead_pid}.abc.tmp"  # another file's (a.png.svg)
+    for path in (leftover, in_flight, other):
+        path.write_bytes(b"part")
+    Writer(tmp_path / "out").write_bytes("cards/a.png", b"whole")
+    assert sorted(p.name for p in folder.iterdir()) == sorted(["a.png", in_flight.name, other.name])
+
+
 def test_a_failed_write_keeps_the_old_file_and_leaves_no_temp(tmp_path: Path, monkeypatch) -> None:
     writer = Writer(tmp_path / "out")
     writer.write_bytes("cards/a.png", b"old")
@@ -768,51 +864,106 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temp(tmp_path: Path, mo
     assert not (tmp_path / "escape.png").exists()
 
 
-def test_an_interrupted_build_leaves_the_last_outputs(tmp_path: Path, capsys) -> None:
-    temp = TempProject(tmp_path / "project")
+def _big_game(root: Path) -> TempProject:
+    """The mini game with 12 more spells, built once; then every face is changed (the paper
+    colour), so that a finished build would rewrite every image."""
+    temp = TempProject(root)
     game = temp.add_game(FIXTURES / "mini")
     extra = ["type: spell", "cards:"]
     for i in range(12):
-        extra += [
-            f"  - id: spell-{i}",
-            f"    name: Spell {i}",
-            f"    text: Spell number {i}.",
-            "    caster: cy",
-        ]
+        extra += [f"  - id: spell-{i}", f"    name: Spell {i}", f"    text: Spell {i}.", "    caster: cy"]
     (game / "more-spells.yaml").write_text("\n".join(extra) + "\n", encoding="utf-8")
     checks = game / "checks.yaml"
     checks.write_text(checks.read_text().replace("count() == 10", "count() == 22"), encoding="utf-8")
-    assert main(["--project", str(temp.root), *BUILD]) == 0
-    capsys.readouterr()
-    outputs = temp.root / "build/mini"
-    before = hashes(outputs)
-    folders = {p for p in outputs.rglob("*") if p.is_dir()} | {outputs}
-    cache = temp.root / "build/.cache"
-    blobs = {p for p in cache.rglob("*") if p.is_file()}
-    # every face changes, so a finished build would rewrite every image
-    style = temp.root / "templates/mini/style.yaml"
+    assert main(["--project", str(root), *BUILD]) == 0
+    style = root / "templates/mini/style.yaml"
     style.write_text(style.read_text().replace("#fffdf5", "#f0e0c0"), encoding="utf-8")
+    return temp
 
-    cmd = [sys.executable, "-m", "deckwright.cli", "--project", str(temp.root), *BUILD, "--no-cache"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@contextmanager
+def build_process(root: Path, *options: str, prelude: str = "") -> Iterator[subprocess.Popen]:
+    """`deckwright build` in its own process group, killed (with its workers) on the way out."""
+    code = f"import sys\n{prelude}\nfrom deckwright.cli import main\nsys.exit(main(sys.argv[1:]))"
+    argv = ["--project", str(root), "build", "mini", "--only", "cards,tgc", "--no-cache", *options]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and proc.poll() is None:
-            if {p for p in cache.rglob("*") if p.is_file()} - blobs:
-                break
-            time.sleep(0.005)
-        assert proc.poll() is None, "the build finished before it could be interrupted"
-        os.killpg(proc.pid, signal.SIGKILL)
+        yield proc
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate(timeout=30)
+
+
+def _wait_for(condition: Callable[[], bool], proc: subprocess.Popen, what: str) -> None:
+    deadline = time.monotonic() + 60
+    while not condition():
+        assert proc.poll() is None, f"the build ended before {what}: {proc.communicate()}"
+        assert time.monotonic() < deadline, f"no {what} within a minute"
+        time.sleep(0.002)
+
+
+def test_a_build_killed_while_rendering_leaves_the_last_outputs(tmp_path: Path, capsys) -> None:
+    temp = _big_game(tmp_path / "project")
+    outputs = temp.root / "build/mini"
+    before = hashes(outputs)
+    with build_process(temp.root, "--jobs", "2") as proc:
+        # the render workers exist from the first image to the last; nothing is written before
+        _wait_for(lambda: bool(_children(proc.pid)), proc, "the render workers started")
+        time.sleep(0.1)
+        os.killpg(proc.pid, signal.SIGKILL)  # the build and its workers
+        proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL
     assert hashes(outputs) == before
-    stray = [p for folder in folders for p in folder.glob(".*.tmp")]
-    assert stray == []
+    assert [p for p in outputs.rglob(".*.tmp")] == []
     with BuildLock(temp.root / "build", "mini"):
-        pass  # the dead build's lock died with it
+        pass  # the lock died with the build
+
+
+def test_a_build_killed_while_writing_leaves_whole_files(tmp_path: Path, capsys) -> None:
+    """Killed between two renames: each file is the old one or the new one, never a part of
+    one; the next build finishes the job and sweeps up the dead build's temp file."""
+    temp = _big_game(tmp_path / "project")
+    outputs = temp.root / "build/mini"
+    before = hashes(outputs)
+    inodes = {name: (outputs / name).stat().st_ino for name in before}
+    slow_writes = "import os, time\nfsync = os.fsync\nos.fsync = lambda fd: (time.sleep(0.03), fsync(fd))"
+
+    def renamed() -> bool:
+        return any((outputs / name).stat().st_ino != ino for name, ino in inodes.items())
+
+    with build_process(temp.root, "--jobs", "1", prelude=slow_writes) as proc:
+        _wait_for(renamed, proc, "the first output was replaced")
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    killed = hashes(outputs)
+    capsys.readouterr()
+    assert main(["--project", str(temp.root), *BUILD]) == 0
+    after = hashes(outputs)
+    assert set(after) == set(before)
+    changed = {name for name in before if killed.get(name) != before[name]}
+    assert changed and changed != {n for n in before if after[n] != before[n]}, "not killed mid-way"
+    for name in before:
+        assert killed[name] in (before[name], after[name]), f"{name} is neither old nor new"
+    assert [p for p in outputs.rglob(".*.tmp")] == []
 
 
 # ---- property-based: the loader and validator never raise ------------------------------------------
@@ -913,12 +1064,3 @@ def test_load_and_validate_never_raise_on_generated_structures(scratch_game: Pat
 @given(st.text(YAML_ALPHABET, max_size=120).map(lambda t: "type: hero\ncards:\n  - " + t))
 def test_load_and_validate_never_raise_on_generated_text(scratch_game: Path, text: str) -> None:
     _load_and_validate(scratch_game, text)
-
-
-def test_the_loader_reads_files_it_is_given(tmp_path: Path) -> None:
-    """The located loader keeps working for a path (not only text): one located error, no raise."""
-    path = tmp_path / "f.yaml"
-    path.write_bytes(b"a: 1\nb: caf\xe9\n")
-    with pytest.raises(SourceError) as info:
-        load(path, "f.yaml")
-    assert str(info.value) == "f.yaml:2:7: file is not valid UTF-8 (byte 0xe9); save it as UTF-8"

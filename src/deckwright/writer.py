@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import os
 import tempfile
 from pathlib import Path
@@ -26,10 +27,13 @@ class Writer:
         """Write `data` so that readers see the old file or the new one, never a part."""
         path = self.target(relative)
         path.parent.mkdir(parents=True, exist_ok=True)
+        _sweep_dead_temps(path)
         if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
             self.written.append(path)
             return path  # unchanged: keep the file (and its mtime) as it is
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        # the writer's pid is in the name, so that a later write can tell a killed writer's
+        # leftover from a temp file another build is still writing
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data)
@@ -45,3 +49,25 @@ class Writer:
 
     def write_text(self, relative: str | Path, text: str) -> Path:
         return self.write_bytes(relative, text.encode("utf-8"))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists (another user's process)
+    return True
+
+
+def _sweep_dead_temps(path: Path) -> None:
+    """Remove the temp files a killed writer of `path` left beside it (`.NAME.PID.XXXX.tmp`
+    whose PID is no longer running); a live writer's temp file is never touched."""
+    prefix = f".{path.name}."
+    for tmp in path.parent.glob(f"{glob.escape(prefix)}*.tmp"):
+        parts = tmp.name[len(prefix) : -len(".tmp")].split(".")
+        if len(parts) != 2 or not parts[0].isdigit():
+            continue  # not this file's temp (another file's name continues with dots)
+        if not _alive(int(parts[0])):
+            tmp.unlink(missing_ok=True)

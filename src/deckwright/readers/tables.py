@@ -123,7 +123,7 @@ def _generated_rows(t: YMap, columns, what: str, diags: Diagnostics) -> list[_Ra
     if not ok:
         diags.error(
             gen.loc_of(column),
-            f"{what}: generate range must be [first, last] whole numbers, first <= last",
+            f"{what}: generate range must be [first, last] whole numbers, first <= last, at most 10000 apart",
         )
         return []
     rows = []

@@ -12,10 +12,12 @@ import io
 import re
 import warnings
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageFile
 
 from .geometry import Box
 
@@ -24,6 +26,10 @@ MAX_PIXELS = 50_000_000  # ~7000 x 7000: far beyond any card at 300 DPI
 MAX_ART_BYTES = 40 * 1024 * 1024
 MIN_DPI = 300
 SVG_NS = "http://www.w3.org/2000/svg"
+MAX_SVG_DRAWN = 100_000  # elements drawn, references expanded (CairoSVG stops at 100 000 <use>s)
+MAX_SVG_DEPTH = 64  # nesting, references followed: CairoSVG draws recursively
+_XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+_LOCAL_URL = re.compile(r"url\(\s*[\"']?#([^)\"'\s]+)")
 _MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
 _EXTERNAL = re.compile(
     rb"<!DOCTYPE|<!ENTITY|(?:href|src)\s*=\s*[\"'](?!#|data:)|url\(\s*[\"']?(?!#|data:)",
@@ -100,9 +106,21 @@ class ArtError(Exception):
     pass
 
 
+@contextmanager
+def _strict_decoding() -> Iterator[None]:
+    """Pillow decodes truncated images only when told to; WeasyPrint tells it to, process-wide,
+    when it is imported (by a rulebook or print-and-play build). Art is checked strictly anyway."""
+    lenient = ImageFile.LOAD_TRUNCATED_IMAGES
+    ImageFile.LOAD_TRUNCATED_IMAGES = False
+    try:
+        yield
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = lenient
+
+
 def _check_raster(data: bytes, box: Box) -> list[Issue]:
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _strict_decoding():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data)) as img:
                 width, height = img.size
@@ -133,6 +151,44 @@ def _check_svg(data: bytes) -> None:
         raise ArtError(f"not a well-formed SVG file ({exc})") from None
     if root.tag not in ("svg", f"{{{SVG_NS}}}svg"):
         raise ArtError(f"not an SVG file: its root element is <{root.tag}>, not <svg>")
+    _check_drawn_size(root)
+
+
+def _check_drawn_size(root: ET.Element) -> None:
+    """Count what drawing the art would draw, every `<use>`, `href="#..."` and `url(#...)`
+    expanded where it stands (memoised, so a reference bomb costs nothing to count): a
+    reference loop, nesting too deep for the renderer, or too much to draw is refused."""
+    by_id = {el.get("id"): el for el in root.iter() if el.get("id")}
+    drawn: dict[int, int] = {}
+    active: set[int] = set()
+
+    def references(el: ET.Element) -> list[str]:
+        found = []
+        for name, value in el.attrib.items():
+            if name in ("href", _XLINK_HREF):
+                found += [value[1:]] if value.startswith("#") else []
+            else:
+                found += _LOCAL_URL.findall(value)
+        return found
+
+    def count(el: ET.Element, depth: int) -> int:
+        if depth > MAX_SVG_DEPTH:
+            raise ArtError(f"refused: SVG art is nested (or refers) deeper than {MAX_SVG_DEPTH} levels")
+        key = id(el)
+        if key in drawn:
+            return drawn[key]
+        if key in active:
+            raise ArtError("refused: SVG art refers to itself (a <use> or url(#...) loop)")
+        active.add(key)
+        n = 1 + sum(count(child, depth + 1) for child in el)
+        n += sum(count(by_id[ref], depth + 1) for ref in references(el) if ref in by_id)
+        if n > MAX_SVG_DRAWN:
+            raise ArtError(f"refused: SVG art draws more than {MAX_SVG_DRAWN} elements (references expanded)")
+        active.discard(key)
+        drawn[key] = n
+        return n
+
+    count(root, 0)
 
 
 def placeholder(box: Box, label: str = "ART") -> str:
