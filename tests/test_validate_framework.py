@@ -160,3 +160,16 @@ def test_expressions_cannot_reach_python_internals(mini: TempProject) -> None:
     )
     errors = messages(mini.check("mini"))
     assert any("check 'deck-size'" in e and "not available" in e for e in errors), errors
+
+
+@pytest.mark.parametrize(
+    ("expect", "fragment"),
+    [
+        ("sum(range(10**12)) > 0", "range of 1000000000000 items is too long"),
+        ("10 ** 10 ** 10 > 0", "exponent"),
+    ],
+)
+def test_hostile_expressions_fail_fast_with_a_message(mini: TempProject, expect: str, fragment: str) -> None:
+    mini.replace("mini", "checks.yaml", 'expect: "count() == 10"', f'expect: "{expect}"')
+    errors = messages(mini.check("mini", fit=False))
+    assert any("check 'deck-size'" in e and fragment in e for e in errors), errors

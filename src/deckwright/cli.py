@@ -298,6 +298,22 @@ class Cli:
     def _build_game(
         self, folder: Path, options: BuildOptions, kinds: Sequence[str], shared: Diagnostics
     ) -> int:
+        """One game, from validation to written files; a bug in it never stops the others."""
+        try:
+            return self._build_one(folder, options, kinds, shared)
+        except Exception as exc:
+            if os.environ.get("DECKWRIGHT_DEBUG"):
+                traceback.print_exc()
+            print(
+                f"deckwright: internal error while building {folder.name}: {type(exc).__name__}: {exc} "
+                f"(set DECKWRIGHT_DEBUG=1 for the traceback); build/{folder.name}/ left as it was",
+                file=sys.stderr,
+            )
+            return EXIT_ERRORS
+
+    def _build_one(
+        self, folder: Path, options: BuildOptions, kinds: Sequence[str], shared: Diagnostics
+    ) -> int:
         args, project = self.args, self.project
         roots = [
             folder,
@@ -337,15 +353,6 @@ class Cli:
                     record(project.build_dir, game_id, inputs, built.written)
         except LockedError as exc:
             print(f"deckwright: error: {exc}", file=sys.stderr)
-            return EXIT_ERRORS
-        except Exception as exc:  # a bug must not stop the other games from building
-            if os.environ.get("DECKWRIGHT_DEBUG"):
-                traceback.print_exc()
-            print(
-                f"deckwright: internal error while building {game_id}: {type(exc).__name__}: {exc} "
-                f"(set DECKWRIGHT_DEBUG=1 for the traceback); build/{game_id}/ left as it was",
-                file=sys.stderr,
-            )
             return EXIT_ERRORS
         for d in built.diags.sorted():
             if d.severity.value == "error" or not args.quiet:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import math
 import re
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -117,6 +118,17 @@ def unwrap(item: Any) -> Card | Row | None:
     return item.item if isinstance(item, Record) else None
 
 
+MAX_RANGE = 100_000  # a rule about player counts or card numbers never needs more
+
+
+def _range(*args: int) -> range:
+    """range(), refused beyond MAX_RANGE items: `sum(range(10**12))` must not hang validate."""
+    r = range(*args)
+    if len(r) > MAX_RANGE:
+        raise ExpressionError(f"range of {len(r)} items is too long (at most {MAX_RANGE})")
+    return r
+
+
 def _known(value: Any) -> bool:
     return not isinstance(value, UnknownValue | Unknown)
 
@@ -136,7 +148,7 @@ BASE_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "sorted": sorted,
     "set": set,
     "list": list,
-    "range": range,
+    "range": _range,
     "int": int,
     "str": str,
     "ceil": math.ceil,
@@ -165,7 +177,9 @@ def evaluate(
         names=dict(names),
     )
     try:
-        return evaluator.eval(expression)
+        with warnings.catch_warnings():  # "1if x else 2": a SyntaxWarning would print unlocated
+            warnings.simplefilter("ignore", SyntaxWarning)
+            return evaluator.eval(expression)
     except (UnknownTouched, ExpressionError):
         raise
     except SyntaxError as exc:
@@ -178,6 +192,8 @@ def evaluate(
         raise ExpressionError(str(exc)) from None
     except RecursionError:
         raise ExpressionError("expression is nested too deeply") from None
+    except (MemoryError, OverflowError) as exc:
+        raise ExpressionError(f"expression is too large to evaluate ({type(exc).__name__})") from None
     except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError) as exc:
         raise ExpressionError(f"{type(exc).__name__}: {exc}") from None
 

@@ -8,12 +8,14 @@ the same digest, whose outputs are all still in place, has nothing to do.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from collections.abc import Iterable
 from dataclasses import asdict
 from pathlib import Path
 
-from .cache import code_version, digest
+from .cache import code_version
 from .outputs.base import BuildOptions
 from .writer import Writer
 
@@ -23,18 +25,32 @@ STATE_DIR = ".cache/state"
 def _files(roots: Iterable[Path]) -> list[Path]:
     found = []
     for root in roots:
-        if root.is_file():
+        if root.is_file() or root.is_symlink():
             found.append(root)
         elif root.is_dir():
-            found.extend(p for p in root.rglob("*") if p.is_file())
+            found.extend(p for p in root.rglob("*") if p.is_symlink() or p.is_file())
     return sorted(set(found))
 
 
 def input_digest(roots: Iterable[Path], options: BuildOptions, kinds: Iterable[str]) -> str:
-    parts: list[str | bytes] = [code_version(), json.dumps(asdict(options), sort_keys=True), ",".join(kinds)]
+    """A digest of everything a build reads, hashed as it is read (art can be large).
+
+    A symlink is hashed by where it points, not followed: art linking outside the project is
+    refused by the build anyway, and its digest must not read files there.
+    """
+    h = hashlib.sha256()
+    for part in (code_version(), json.dumps(asdict(options), sort_keys=True), ",".join(kinds)):
+        h.update(part.encode() + b"\0")
     for path in _files(roots):
-        parts.extend((str(path), path.read_bytes()))
-    return digest(*parts)
+        h.update(str(path).encode() + b"\0")
+        if path.is_symlink():
+            h.update(b"link:" + os.readlink(path).encode() + b"\0")
+            continue
+        with path.open("rb") as fh:
+            for block in iter(lambda fh=fh: fh.read(1 << 20), b""):
+                h.update(block)
+        h.update(b"\0")
+    return h.hexdigest()
 
 
 def _state_path(build_dir: Path, game_id: str) -> Path:

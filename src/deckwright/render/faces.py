@@ -114,7 +114,12 @@ def _render(
         return None
     except Exception as exc:  # any error raised while a template runs is the template's
         where = _template_frame(exc, renderer)
-        message = exc.message if isinstance(exc, jinja2.TemplateError) and exc.message else str(exc)
+        if isinstance(exc, jinja2.TemplateError) and exc.message:
+            message = exc.message
+        elif isinstance(exc, KeyError) and exc.args:
+            message = str(exc.args[0])  # str(KeyError) would quote the message
+        else:
+            message = str(exc)
         diags.error(where or card.loc, f"card {card.id!r}: {side} template failed: {message}")
         return None
     _report(rendered.problems, diags)

@@ -199,22 +199,61 @@ def pages_to_pdf(pages: Sequence[Page], info: Mapping[str, str], date: str | Non
     surface = cairocffi.PDFSurface(out, pages[0].width, pages[0].height)
     surface.set_metadata(cairocffi.PDF_METADATA_CREATE_DATE, _CAIRO_DATE)
     page_surface = _page_surface_class()
+    faces: dict[str, Face | None] = {}  # each distinct card SVG, recorded once for the file
     for page in pages:
         tree = Tree(bytestring=page.svg.encode("utf-8"), unsafe=False, url_fetcher=_data_only)
-        page_surface(surface, tree, page.width, page.height)
+        page_surface(surface, tree, page.width, page.height, faces)
         surface.show_page()
     surface.finish()
     return _finish(out.getvalue(), pages, info, date)
 
 
+@dataclass(frozen=True)
+class Face:
+    """A card SVG drawn once onto a cairo recording surface, in points from its top-left corner.
+
+    Painted as a source surface, a recording replays as vectors; cairo's PDF backend writes
+    each recording it is given once, as a Form XObject, and every placement of it is a `Do`.
+    """
+
+    recording: object  # cairocffi.RecordingSurface
+    width: float  # the card SVG's own size (its width and height attributes), in points
+    height: float
+
+
+_SVG_DATA = "data:image/svg+xml"
+# Attributes of an <image> that the fast path does not apply: such images go through CairoSVG.
+_UNHANDLED = ("clip", "clip-path", "display", "filter", "mask", "opacity", "visibility")
+
+
 @functools.cache
 def _page_surface_class():
-    """A CairoSVG surface that draws onto an existing cairo surface (one page of many)."""
+    """A CairoSVG surface that draws onto an existing cairo surface (one page of many).
+
+    CairoSVG draws an `<image>` of SVG by parsing it and drawing it again at every placement.
+    This surface instead draws each distinct card SVG (keyed by its data URL) once per file,
+    onto a recording surface, and paints that recording wherever the card is placed, with the
+    transform and clip CairoSVG would have used (`cairosvg.image.image`).
+    """
+    import cairocffi
+    from cairosvg.helpers import node_format, preserve_ratio, size, transform
+    from cairosvg.parser import Tree
     from cairosvg.surface import Surface
+    from cairosvg.url import parse_url
+
+    class FaceSurface(Surface):
+        """Draws one card SVG onto a recording surface of its own size (user units = points)."""
+
+        def _create_surface(self, width: float, height: float):
+            recording = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, (0, 0, width, height))
+            return recording, width, height
+
+        def finish(self) -> None:  # the recording is painted later, and never finished
+            pass
 
     class PageSurface(Surface):
-        def __init__(self, shared, tree, width: float, height: float) -> None:
-            self._shared, self._size = shared, (width, height)
+        def __init__(self, shared, tree, width: float, height: float, faces: dict[str, Face | None]):
+            self._shared, self._size, self._faces = shared, (width, height), faces
             super().__init__(tree, None, 72)
 
         def _create_surface(self, width: float, height: float):
@@ -225,6 +264,52 @@ def _page_surface_class():
 
         def finish(self) -> None:  # the shared surface is finished once, after the last page
             pass
+
+        def draw(self, node) -> None:
+            if not (node.tag == "image" and self._place_face(node)):
+                super().draw(node)
+
+        def _face(self, node, href: str) -> Face | None:
+            """The recorded face for an `<image>`'s SVG data URL; None for another image."""
+            if href in self._faces:
+                return self._faces[href]
+            data = node.fetch_url(parse_url(href), "image/*")
+            tree = Tree(url=href, bytestring=data, url_fetcher=node.url_fetcher, unsafe=node.unsafe)
+            width, height, viewbox = node_format(self, tree, reference=False)
+            face = None
+            if viewbox and width and height:  # else sized by its placement: CairoSVG draws it
+                drawn = FaceSurface(tree, None, 72, map_rgba=self.map_rgba, map_image=self.map_image)
+                face = Face(drawn.cairo, width, height)
+            self._faces[href] = face
+            return face
+
+        def _place_face(self, node) -> bool:
+            """Paint a recorded card for an `<image>` of SVG; False to let CairoSVG draw it."""
+            href = node.get_href() or ""
+            if not href.startswith(_SVG_DATA) or any(key in node for key in _UNHANDLED):
+                return False
+            face = self._face(node, href)
+            if face is None:
+                return False
+            x, y = size(self, node.get("x"), "x"), size(self, node.get("y"), "y")
+            width, height = size(self, node.get("width"), "x"), size(self, node.get("height"), "y")
+            if width == 0 or height == 0:
+                return True  # CairoSVG draws nothing either
+            node.image_width, node.image_height = face.width, face.height
+            context = self.context
+            context.save()
+            transform(self, node.get("transform"), transform_origin=node.get("transform-origin"))
+            # as cairosvg.image.image: clipped to the image's box, the SVG fitted into it
+            scale_x, scale_y, translate_x, translate_y = preserve_ratio(self, node, width, height)
+            context.rectangle(x, y, width, height)
+            context.clip()
+            context.translate(x, y)
+            context.scale(scale_x, scale_y)
+            context.translate(translate_x, translate_y)
+            context.set_source_surface(face.recording, 0, 0)
+            context.paint()
+            context.restore()
+            return True
 
     return PageSurface
 
