@@ -248,7 +248,7 @@ CASES: dict[str, Case] = {
     ),
     "yaml-unknown-card-key": Case(
         edit("heroes.yaml", "power: 1", "powr: 1"),
-        f"{H}:20:11: error: card 'cy': unknown key 'powr' for a hero card "
+        f"{H}:20:5: error: card 'cy': unknown key 'powr' for a hero card "
         "(accepted: id, name, count, number, note, side, power, text, rivals)",
     ),
     "yaml-unknown-file-key": Case(
@@ -502,7 +502,7 @@ CASES: dict[str, Case] = {
     "template-undefined-name": Case(
         edit("templates/mini/hero-front.svg.j2", "text(card.name", "text(card.nam"),
         "templates/mini/hero-front.svg.j2:4:1: error: card 'ann': front template failed: "
-        "...has no attribute 'nam'",
+        "a hero card has no field 'nam' (it has: id, name, count, number, type, power, rivals, side, text)",
     ),
     "template-unknown-style": Case(
         edit("templates/mini/spell-front.svg.j2", '"body", field="text"', '"bodyy", field="text"'),

@@ -82,7 +82,7 @@ SCHEMA_VIOLATIONS = [
         "heroes.yaml",
         "    power: 3\n",
         "    power: 3\n    powr: 4\n",
-        "heroes.yaml:8:11: error: card 'ann': unknown key 'powr' for a hero card "
+        "heroes.yaml:8:5: error: card 'ann': unknown key 'powr' for a hero card "
         "(accepted: id, name, count, number, note, side, power, text, rivals)",
     ),
     ("heroes.yaml", "id: cy", "id: bob", "duplicate card id 'bob' (first defined at"),

@@ -89,6 +89,7 @@ class Card:
     field_locs: Mapping[str, Loc]
     number: str | int | None = None
     note: str | None = None
+    key_locs: Mapping[str, Loc] = field(default_factory=frozen_map)  # where each key is written
 
     @property
     def copies(self) -> int:
@@ -97,6 +98,9 @@ class Card:
 
     def loc_of(self, name: str) -> Loc:
         return self.field_locs.get(name, self.loc)
+
+    def key_loc(self, name: str) -> Loc:
+        return self.key_locs.get(name, self.loc_of(name))
 
     def get(self, name: str, default: Any = None) -> Any:
         if name in STANDARD_CARD_KEYS or name == "type":

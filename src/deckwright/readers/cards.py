@@ -84,6 +84,7 @@ def _read_card(m: YMap, card_type: CardType, diags: Diagnostics) -> Card | None:
         fields=frozen_map(fields),
         loc=m.loc,
         field_locs=frozen_map(locs),
+        key_locs=frozen_map({key: m.key_loc(key) for key in m}),
         number=number,
         note=note if isinstance(note, str) else None,
     )

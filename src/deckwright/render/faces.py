@@ -68,18 +68,19 @@ def render_faces(
     result = FaceSet()
     missing = _missing_templates(game, renderer, diags)
     backs = shared_back_names(renderer)
+    failed: set[tuple[Loc, str, str]] = set()
     for card in game.cards:
         card_type = game.card_types[card.type]
         if card_type.id in missing:
             continue
         layout = layouts[card_type.layout]
-        front = _render(renderer, card, FRONT, f"{card.id}-front", layout, diags)
+        front = _render(renderer, card, FRONT, f"{card.id}-front", layout, diags, failed)
         if front is not None:
             result.add(front)
             result.front_of[card.id] = front.name
         back_name = f"{card.id}-back" if card_type.double_sided else backs[card_type.id]
         if back_name not in result.faces:
-            back = _render(renderer, card, BACK, back_name, layout, diags)
+            back = _render(renderer, card, BACK, back_name, layout, diags, failed)
             if back is None:
                 continue
             result.add(back)
@@ -101,7 +102,13 @@ def _missing_templates(game: Game, renderer: CardRenderer, diags: Diagnostics) -
 
 
 def _render(
-    renderer: CardRenderer, card: Card, side: str, name: str, layout: Layout, diags: Diagnostics
+    renderer: CardRenderer,
+    card: Card,
+    side: str,
+    name: str,
+    layout: Layout,
+    diags: Diagnostics,
+    failed: set[tuple[Loc, str, str]],
 ) -> Face | None:
     try:
         rendered = renderer.render(card, side)
@@ -120,7 +127,10 @@ def _render(
             message = str(exc.args[0])  # str(KeyError) would quote the message
         else:
             message = str(exc)
-        diags.error(where or card.loc, f"card {card.id!r}: {side} template failed: {message}")
+        failure = (where or card.loc, side, message)
+        if failure not in failed:  # one line per template error, not one per card
+            failed.add(failure)
+            diags.error(where or card.loc, f"card {card.id!r}: {side} template failed: {message}")
         return None
     _report(rendered.problems, diags)
     return Face(name, rendered.svg, layout, rendered.template)

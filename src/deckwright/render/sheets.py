@@ -208,17 +208,21 @@ def pages_to_pdf(pages: Sequence[Page], info: Mapping[str, str], date: str | Non
     return _finish(out.getvalue(), pages, info, date)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Face:
     """A card SVG drawn once onto a cairo recording surface, in points from its top-left corner.
 
     Painted as a source surface, a recording replays as vectors; cairo's PDF backend writes
-    each recording it is given once, as a Form XObject, and every placement of it is a `Do`.
+    each recording once, as a Form XObject, and every placement of it is a `Do`. It writes the
+    XObject at the end of the first page that paints it, leaving out whatever lay off that page
+    in every placement there: so a face is painted from its recording only once it has been
+    placed whole on a page (board tiles, mostly off the page, are drawn by CairoSVG until then).
     """
 
     recording: object  # cairocffi.RecordingSurface
     width: float  # the card SVG's own size (its width and height attributes), in points
     height: float
+    placed_whole: bool = False
 
 
 _SVG_DATA = "data:image/svg+xml"
@@ -306,10 +310,25 @@ def _page_surface_class():
             context.translate(x, y)
             context.scale(scale_x, scale_y)
             context.translate(translate_x, translate_y)
+            if not face.placed_whole:
+                face.placed_whole = self._on_page(face)
+                if not face.placed_whole:
+                    context.restore()
+                    return False
             context.set_source_surface(face.recording, 0, 0)
             context.paint()
             context.restore()
             return True
+
+        def _on_page(self, face: Face) -> bool:
+            """Whether the whole face, placed by the current transform, lies on the page."""
+            corners = [(0, 0), (face.width, 0), (0, face.height), (face.width, face.height)]
+            points = [self.context.user_to_device(x, y) for x, y in corners]
+            xs, ys = [p[0] for p in points], [p[1] for p in points]
+            slack = 0.01
+            return min(xs) >= -slack and min(ys) >= -slack and max(xs) <= self.width + slack and max(
+                ys
+            ) <= self.height + slack
 
     return PageSurface
 

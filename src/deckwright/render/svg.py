@@ -45,6 +45,22 @@ class Rendered:
     problems: list[Problem] = field(default_factory=list)
 
 
+class StrictUndefined(jinja2.StrictUndefined):
+    """Undefined names are errors; a missing card field says which fields the card has."""
+
+    def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> Any:
+        owner = self._undefined_obj
+        if isinstance(owner, CardView) and self._undefined_name is not None:
+            known = ", ".join(["id", "name", "count", "number", "type", *sorted(owner.fields)])
+            raise jinja2.UndefinedError(
+                f"a {owner.type} card has no field {self._undefined_name!r} (it has: {known})"
+            )
+        return super()._fail_with_undefined_error(*args, **kwargs)
+
+    __str__ = __iter__ = __len__ = __bool__ = __eq__ = __ne__ = __hash__ = _fail_with_undefined_error
+    __add__ = __radd__ = __getattr__ = __getitem__ = __call__ = _fail_with_undefined_error
+
+
 class CardView:
     """What a template sees of a card: its fields as attributes, unknowns kept as Unknown."""
 
@@ -103,7 +119,7 @@ class CardRenderer:
             # A game's own templates first; `_shared/...` from the project's templates folder.
             loader=jinja2.FileSystemLoader([str(game_dir), str(shared_dir)]),
             autoescape=True,
-            undefined=jinja2.StrictUndefined,
+            undefined=StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,

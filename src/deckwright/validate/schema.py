@@ -53,7 +53,7 @@ def check_schema(game: Game, diags: Diagnostics) -> None:
             if key not in specs:
                 accepted = ", ".join((*STANDARD_CARD_KEYS, *specs))
                 diags.error(
-                    card.loc_of(key),
+                    card.key_loc(key),
                     f"{what}: unknown key {key!r} for a {card.type} card (accepted: {accepted})",
                 )
         for name, spec in specs.items():
