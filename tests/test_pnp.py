@@ -21,6 +21,7 @@ from deckwright.impose import (
     MARK_MIN,
     MM,
     TILE_OVERLAP,
+    Affine,
     Item,
     back_slot,
     crop_marks,
@@ -36,7 +37,14 @@ from deckwright.model import Layout
 from deckwright.pipeline import load_layouts
 from deckwright.project import Project
 from deckwright.readers.papers import read_papers
-from deckwright.render.sheets import MARK_STROKE, PageDrawing, drop_background, pages_to_pdf, pdf_date
+from deckwright.render.sheets import (
+    MARK_STROKE,
+    PageDrawing,
+    drop_background,
+    face_uri,
+    pages_to_pdf,
+    pdf_date,
+)
 
 A4 = (595.28, 841.89)
 LETTER = (612.0, 792.0)
@@ -288,6 +296,45 @@ def test_dates_come_from_source_date_epoch_only() -> None:
     assert "/CreationDate" not in first.metadata
     assert second.metadata["/CreationDate"] == second.metadata["/ModDate"] == "D:20231114221320Z"
     assert first.trailer["/ID"] == second.trailer["/ID"]  # the identifier follows the drawing
+
+
+def _face_page(uri: str, canvas: tuple[float, float], *at: tuple[float, float]):
+    """An A4 page with the face placed at each (x, y), clipped to what of it is on the page."""
+    drawing = PageDrawing(A4[0], A4[1], "Inter")
+    for x, y in at:
+        drawing.card(uri, canvas, Affine(e=x, f=y), Box(0, 0, *A4))
+    return drawing.page()
+
+
+def _forms(pdf: pypdf.PdfReader, n: int) -> set[int]:
+    xobjects = pdf.pages[n]["/Resources"].get("/XObject") or {}
+    return {x.idnum for x in xobjects.values() if x.get_object()["/Subtype"] == "/Form"}
+
+
+def test_each_face_is_drawn_once_and_placed_many_times() -> None:
+    """A face is one Form XObject for the whole file, however often and wherever it prints;
+    a board tile (most of it off the page) leaves later placements whole."""
+    canvas = (400.0, 200.0)
+    face = face_uri(
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{canvas[0]}pt" height="{canvas[1]}pt" '
+        f'viewBox="0 0 {canvas[0]} {canvas[1]}"><rect width="400" height="200" fill="#345"/>'
+        '<text x="20" y="100" font-family="Inter" font-size="20">Westward</text>'
+        '<text x="300" y="100" font-family="Inter" font-size="20">Eastward</text></svg>'
+    )
+    pages = [
+        _face_page(face, canvas, (-290, 40)),  # a tile: only its right part on the page
+        _face_page(face, canvas, (20, 20), (20, 300), (20, 580)),
+        _face_page(face, canvas, (20, 40), (300, 500)),  # the second one partly off the page
+        _face_page(face, canvas, (20, 20)),
+    ]
+    pdf = reader_of(pages_to_pdf(pages, {"Title": "t"}))
+    text = texts(pdf)
+    assert "Eastward" in text[0]
+    assert text[1].count("Westward") == text[1].count("Eastward") == 3
+    assert "Westward" in text[2] and "Eastward" in text[2] and "Westward" in text[3]
+    whole = _forms(pdf, 1)
+    assert len(whole) == 1 and _forms(pdf, 3) == whole and whole <= _forms(pdf, 2)
+    assert not _forms(pdf, 0) & whole
 
 
 def test_calibration_and_alignment_pages(plain: Path, variants: Path) -> None:

@@ -1,22 +1,26 @@
 """Print-and-play pages as SVG, and a list of pages as one multi-page vector PDF.
 
 A page is an SVG document in points that nests the card SVGs as `<image>` elements with
-`data:image/svg+xml` URLs: CairoSVG draws a nested SVG image as vectors, each card in its own
-document (its ids cannot clash with a neighbour's), placed by a transform and clipped to the
-trim plus the bleed kept on the sheet. Every page is drawn onto ONE cairo PDF surface (one
-`show_page` per page), so each font is embedded once for the whole file, as a subset, and text
-stays text. pypdf then sets each page's TrimBox and BleedBox, which cairo cannot write, the
-document information, and a /ID derived from the content: two builds give the same bytes.
+`data:image/svg+xml` URLs, each placed by a transform and clipped to the trim plus the bleed
+kept on the sheet. Every page is drawn onto ONE cairo PDF surface (one `show_page` per page), so
+each font is embedded once for the whole file, as a subset, and text stays text. Each distinct
+card SVG is drawn once per file, by CairoSVG onto a cairo recording surface (in its own document:
+its ids cannot clash with a neighbour's), and painted wherever it is placed: the PDF holds it
+once, as a Form XObject, however many copies print. pypdf then sets each page's TrimBox and
+BleedBox, which cairo cannot write, the document information, and a /ID derived from the
+content: two builds give the same bytes.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import hashlib
 import io
+import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from xml.sax.saxutils import escape, quoteattr
@@ -212,17 +216,18 @@ def pages_to_pdf(pages: Sequence[Page], info: Mapping[str, str], date: str | Non
 class Face:
     """A card SVG drawn once onto a cairo recording surface, in points from its top-left corner.
 
-    Painted as a source surface, a recording replays as vectors; cairo's PDF backend writes
-    each recording once, as a Form XObject, and every placement of it is a `Do`. It writes the
-    XObject at the end of the first page that paints it, leaving out whatever lay off that page
-    in every placement there: so a face is painted from its recording only once it has been
-    placed whole on a page (board tiles, mostly off the page, are drawn by CairoSVG until then).
+    Painted as a source, a recording replays as vectors. cairo's PDF backend writes what a page
+    paints from it (a snapshot, shared until the recording is flushed) once, as a Form XObject
+    that every placement reuses, at the end of the first page that paints it, and leaves out
+    whatever lay off that page there. A board tile shows a corner of its board and leaves the
+    rest off the page: unless the face was first placed whole, the recording is flushed after
+    such a placement, so that the next placement gets a snapshot (and an XObject) of its own.
     """
 
     recording: object  # cairocffi.RecordingSurface
     width: float  # the card SVG's own size (its width and height attributes), in points
     height: float
-    placed_whole: bool = False
+    placed_whole: bool = False  # its current snapshot was painted whole on a page
 
 
 _SVG_DATA = "data:image/svg+xml"
@@ -245,12 +250,38 @@ def _page_surface_class():
     from cairosvg.surface import Surface
     from cairosvg.url import parse_url
 
+    class FaceContext(cairocffi.Context):
+        """A context whose font options left at DEFAULT take the PDF surface's values.
+
+        Drawn straight onto the PDF surface, text is laid out with its options (unhinted
+        metrics: the advances the templates measure with); a recording surface has none.
+        """
+
+        page_options: cairocffi.FontOptions
+
+        def set_font_options(self, options) -> None:
+            merged = self.page_options.copy()
+            merged.merge(options)
+            super().set_font_options(merged)
+
     class FaceSurface(Surface):
         """Draws one card SVG onto a recording surface of its own size (user units = points)."""
+
+        def __init__(self, tree, page_options, map_rgba, map_image) -> None:
+            self._page_options = page_options
+            super().__init__(tree, None, 72, map_rgba=map_rgba, map_image=map_image)
 
         def _create_surface(self, width: float, height: float):
             recording = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, (0, 0, width, height))
             return recording, width, height
+
+        def draw(self, node) -> None:
+            if not isinstance(self.context, FaceContext):  # the root: same cairo_t, new class
+                context = FaceContext._from_pointer(self.context._pointer, incref=True)
+                context.page_options = self._page_options
+                context.set_font_options(context.get_font_options())
+                self.context = context
+            super().draw(node)
 
         def finish(self) -> None:  # the recording is painted later, and never finished
             pass
@@ -282,7 +313,8 @@ def _page_surface_class():
             width, height, viewbox = node_format(self, tree, reference=False)
             face = None
             if viewbox and width and height:  # else sized by its placement: CairoSVG draws it
-                drawn = FaceSurface(tree, None, 72, map_rgba=self.map_rgba, map_image=self.map_image)
+                options = self._shared.get_font_options()
+                drawn = FaceSurface(tree, options, self.map_rgba, self.map_image)
                 face = Face(drawn.cairo, width, height)
             self._faces[href] = face
             return face
@@ -292,43 +324,45 @@ def _page_surface_class():
             href = node.get_href() or ""
             if not href.startswith(_SVG_DATA) or any(key in node for key in _UNHANDLED):
                 return False
+            x, y = size(self, node.get("x"), "x"), size(self, node.get("y"), "y")
+            width, height = size(self, node.get("width"), "x"), size(self, node.get("height"), "y")
+            if not (width > 0 and height > 0):
+                return False
             face = self._face(node, href)
             if face is None:
                 return False
-            x, y = size(self, node.get("x"), "x"), size(self, node.get("y"), "y")
-            width, height = size(self, node.get("width"), "x"), size(self, node.get("height"), "y")
-            if width == 0 or height == 0:
-                return True  # CairoSVG draws nothing either
-            node.image_width, node.image_height = face.width, face.height
             context = self.context
             context.save()
             transform(self, node.get("transform"), transform_origin=node.get("transform-origin"))
+            whole = self._on_page(x, y, width, height)
             # as cairosvg.image.image: clipped to the image's box, the SVG fitted into it
+            node.image_width, node.image_height = face.width, face.height
             scale_x, scale_y, translate_x, translate_y = preserve_ratio(self, node, width, height)
             context.rectangle(x, y, width, height)
             context.clip()
             context.translate(x, y)
             context.scale(scale_x, scale_y)
             context.translate(translate_x, translate_y)
-            if not face.placed_whole:
-                face.placed_whole = self._on_page(face)
-                if not face.placed_whole:
-                    context.restore()
-                    return False
             context.set_source_surface(face.recording, 0, 0)
             context.paint()
             context.restore()
+            if whole:
+                face.placed_whole = True
+            elif not face.placed_whole:
+                face.recording.flush()  # this page keeps its snapshot; see Face
             return True
 
-        def _on_page(self, face: Face) -> bool:
-            """Whether the whole face, placed by the current transform, lies on the page."""
-            corners = [(0, 0), (face.width, 0), (0, face.height), (face.width, face.height)]
-            points = [self.context.user_to_device(x, y) for x, y in corners]
-            xs, ys = [p[0] for p in points], [p[1] for p in points]
+        def _on_page(self, x: float, y: float, width: float, height: float) -> bool:
+            """Whether the box, in the current user space, lies wholly on the page."""
+            corners = [(x, y), (x + width, y), (x, y + height), (x + width, y + height)]
+            xs, ys = zip(*(self.context.user_to_device(*corner) for corner in corners), strict=True)
             slack = 0.01
-            return min(xs) >= -slack and min(ys) >= -slack and max(xs) <= self.width + slack and max(
-                ys
-            ) <= self.height + slack
+            return (
+                min(xs) >= -slack
+                and min(ys) >= -slack
+                and max(xs) <= self.width + slack
+                and max(ys) <= self.height + slack
+            )
 
     return PageSurface
 
@@ -345,7 +379,8 @@ def _finish(data: bytes, pages: Sequence[Page], info: Mapping[str, str], date: s
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import ArrayObject, ByteStringObject, RectangleObject
 
-    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
+    with _quiet_duplicate_keys():
+        writer = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
     for pdf_page, page in zip(writer.pages, pages, strict=True):
         media = Box(0, 0, page.width, page.height)
         trim = page.trim or media
@@ -363,6 +398,22 @@ def _finish(data: bytes, pages: Sequence[Page], info: Mapping[str, str], date: s
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+@contextlib.contextmanager
+def _quiet_duplicate_keys() -> Iterator[None]:
+    """Silence pypdf about cairo's resource dictionaries, which name an XObject once per use
+    (`/x24 24 0 R /x24 24 0 R`): the same key for the same object, written once on output."""
+
+    def keep(record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Multiple definitions in dictionary")
+
+    logger = logging.getLogger("pypdf.generic._data_structures")
+    logger.addFilter(keep)
+    try:
+        yield
+    finally:
+        logger.removeFilter(keep)
 
 
 def _producer(data: bytes) -> str:
