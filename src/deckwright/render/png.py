@@ -29,17 +29,18 @@ def encode_rgb(image: Image.Image, dpi: int = 300) -> bytes:
     width, height = image.size
     raw = image.tobytes()
     stride = width * 3
-    rows = bytearray((stride + 1) * height)  # each row: filter byte 0, then the pixels
-    for y in range(height):
-        start = y * (stride + 1)
-        rows[start + 1 : start + 1 + stride] = raw[y * stride : (y + 1) * stride]
+    deflate = isal_zlib.compressobj(LEVEL)
+    parts = []
+    for y in range(height):  # streamed row by row: no second full-size copy for the filter bytes
+        parts.append(deflate.compress(b"\0" + raw[y * stride : (y + 1) * stride]))
+    parts.append(deflate.flush())
     per_metre = round(dpi / 0.0254)
     return b"".join(
         (
             SIGNATURE,
             _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
             _chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),
-            _chunk(b"IDAT", isal_zlib.compress(bytes(rows), LEVEL)),
+            _chunk(b"IDAT", b"".join(parts)),
             _chunk(b"IEND", b""),
         )
     )

@@ -39,9 +39,13 @@ def svg_to_image(svg: str, width_px: int, height_px: int) -> Image.Image:
     if (w, h) != (width_px, height_px):
         raise RasterError(f"drew {w} x {h} px, expected {width_px} x {height_px}")
     # cairo stores BGRA in native order (little-endian here); the page is opaque, so "BGRX".
-    image = Image.frombuffer(
-        "RGB", (w, h), bytes(cairo_surface.get_data()), "raw", "BGRX", cairo_surface.get_stride(), 1
-    )
+    # Decoding makes Pillow's own RGB copy, so cairo's buffer is read in place (no bytes()
+    # copy) and released straight after: a board at 300 DPI is ~120 MB of pixels.
+    pixels = cairo_surface.get_data()
+    image = Image.frombuffer("RGB", (w, h), pixels, "raw", "BGRX", cairo_surface.get_stride(), 1)
+    if image.readonly:  # shared with cairo's memory: take a copy before it is freed
+        image = image.copy()
+    del pixels
     surface.finish()
     return image
 
