@@ -94,6 +94,13 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _print_diagnostics(diags: Diagnostics, quiet: bool) -> None:
+    """Findings in file order on stderr; warnings only when not --quiet."""
+    for d in diags.sorted():
+        if d.severity.value == "error" or not quiet:
+            print(d, file=sys.stderr)
+
+
 def _kinds(text: str) -> tuple[str, ...]:
     kinds = tuple(k.strip() for k in text.split(",") if k.strip())
     unknown = [k for k in kinds if k not in OUTPUT_KINDS]
@@ -338,9 +345,7 @@ class Cli:
         if shared.has_errors or self.fonts is None:
             return EXIT_ERRORS
         checked = check_game(project, folder, self.layouts, self.fonts)
-        for d in checked.diags.sorted():
-            if d.severity.value == "error" or not args.quiet:
-                print(d, file=sys.stderr)
+        _print_diagnostics(checked.diags, args.quiet)
         if not checked.ok:
             print(f"{folder.name}: not built ({len(checked.diags.errors)} errors)", file=sys.stderr)
             return EXIT_ERRORS
@@ -354,9 +359,7 @@ class Cli:
         except LockedError as exc:
             print(f"deckwright: error: {exc}", file=sys.stderr)
             return EXIT_ERRORS
-        for d in built.diags.sorted():
-            if d.severity.value == "error" or not args.quiet:
-                print(d, file=sys.stderr)
+        _print_diagnostics(built.diags, args.quiet)
         if not built.ok:
             print(f"{game_id}: build failed; build/{game_id}/ left as it was", file=sys.stderr)
             return EXIT_ERRORS
