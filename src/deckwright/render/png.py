@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Iterable
 
 from isal import isal_zlib
 from PIL import Image
@@ -24,15 +25,24 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 def encode_rgb(image: Image.Image, dpi: int = 300) -> bytes:
     """PNG bytes of an RGB image: 8 bits per channel, no interlace, filter None on every row."""
-    if image.mode != "RGB":
-        raise ValueError(f"encode_rgb takes an RGB image, not {image.mode}")
-    width, height = image.size
-    raw = image.tobytes()
-    stride = width * 3
+    return encode_rgb_strips(image.width, image.height, [image], dpi)
+
+
+def encode_rgb_strips(width: int, height: int, strips: Iterable[Image.Image], dpi: int = 300) -> bytes:
+    """One PNG from RGB strips stacked top to bottom, each encoded as it arrives (a board at
+    300 DPI never needs to be in memory whole)."""
     deflate = isal_zlib.compressobj(LEVEL)
-    parts = []
-    for y in range(height):  # streamed row by row: no second full-size copy for the filter bytes
-        parts.append(deflate.compress(b"\0" + raw[y * stride : (y + 1) * stride]))
+    parts, rows = [], 0
+    for strip in strips:
+        if strip.mode != "RGB" or strip.width != width:
+            raise ValueError(f"strips must be RGB and {width} px wide, not {strip.mode} {strip.width} px")
+        raw = strip.tobytes()
+        stride = width * 3
+        for y in range(strip.height):  # each row: filter byte 0, then the pixels
+            parts.append(deflate.compress(b"\0" + raw[y * stride : (y + 1) * stride]))
+        rows += strip.height
+    if rows != height:
+        raise ValueError(f"strips hold {rows} rows, the image {height}")
     parts.append(deflate.flush())
     per_metre = round(dpi / 0.0254)
     return b"".join(
