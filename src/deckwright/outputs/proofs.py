@@ -1,7 +1,8 @@
 """`build/<game>/proofs/<deck>.png`: a contact sheet of every face of a deck with its id.
 
 For a quick look before printing: faces in database order, backs after fronts, each labelled
-with its face name, at a small scale.
+with its face name, at a small scale. Thumbnails are drawn from the SVGs at their small size
+(decoding a 300 DPI board PNG to shrink it would take ~90 MB a board).
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ import io
 
 from PIL import Image, ImageDraw, ImageFont
 
+from ..render.faces import Face
+from ..render.raster import svg_to_image
 from .base import BuildContext, Output
-from .card_images import face_pngs, faces
+from .card_images import faces, pixel_size
 
 THUMB_WIDTH = 180  # px per card image
 COLUMNS = 8
@@ -39,21 +42,18 @@ def build(ctx: BuildContext) -> list[Output]:
 
         def make(names: list[str] = names) -> bytes:
             font = ImageFont.truetype(str(label_face.path), 14, layout_engine=ImageFont.Layout.BASIC)
-            return _sheet(names, face_pngs(ctx), font)
+            return _sheet([(n, face_set.faces[n]) for n in names], font)
 
         sheet = ctx.cache.through("proof", f"proof:{deck.id}", parts, make)
         outputs.append(Output(f"proofs/{deck.id}.png", sheet))
     return outputs
 
 
-def _sheet(names: list[str], pngs: dict[str, bytes], font: ImageFont.FreeTypeFont) -> bytes:
+def _sheet(faces: list[tuple[str, Face]], font: ImageFont.FreeTypeFont) -> bytes:
     thumbs = []
-    for name in names:
-        with Image.open(io.BytesIO(pngs[name])) as img:
-            height = round(img.height * THUMB_WIDTH / img.width)
-            # reducing_gap: a fast box reduction first, then a short high-quality resize
-            thumb = img.convert("RGB").resize((THUMB_WIDTH, height), Image.LANCZOS, reducing_gap=2.0)
-            thumbs.append((name, thumb))
+    for name, face in faces:
+        width, height = pixel_size(face.layout)
+        thumbs.append((name, svg_to_image(face.svg, THUMB_WIDTH, round(height * THUMB_WIDTH / width))))
     cell_h = max(t.height for _, t in thumbs) + LABEL
     columns = min(COLUMNS, len(thumbs))
     rows = -(-len(thumbs) // columns)
