@@ -16,10 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
 from markupsafe import Markup
@@ -30,13 +27,11 @@ from ..consistency.words import compare
 from ..diagnostics import Diagnostics, Loc
 from ..model import Game, Unknown
 from ..project import Project
-from ..render.documents import font_faces, render_pdf
+from ..render.documents import font_faces, render_pdf, source_date
 from ..render.fonts import load_registry
 from .base import BuildContext, Output
 
 TEMPLATE = "_shared/errata.html.j2"
-EPOCH = "SOURCE_DATE_EPOCH"
-FIXED_EPOCH = "315532800"  # 1980-01-01T00:00:00Z
 FAMILIES = ("Linux Libertine O", "Inter")
 CSV_COLUMNS = (
     "table",
@@ -181,28 +176,6 @@ def errata_md(game: Game, rows: list[Line]) -> bytes:
     return "\n".join(md).encode("utf-8")
 
 
-@contextmanager
-def _pinned_font_timestamps():
-    """WeasyPrint subsets fonts with fontTools, which stamps each subset with the time unless
-    SOURCE_DATE_EPOCH is set: pin it (to 1980-01-01) while rendering, so the bytes repeat."""
-    if os.environ.get(EPOCH, "").strip().isdigit():
-        yield
-        return
-    os.environ[EPOCH] = FIXED_EPOCH
-    try:
-        yield
-    finally:
-        del os.environ[EPOCH]
-
-
-def _date() -> str | None:
-    """SOURCE_DATE_EPOCH as an ISO date for the PDF's dates; none otherwise (reproducible)."""
-    epoch = os.environ.get(EPOCH, "").strip()
-    if not epoch.isdigit():
-        return None
-    return datetime.fromtimestamp(int(epoch), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def errata_pdf(project: Project, game: Game, rows: list[Line], diags: Diagnostics) -> bytes | None:
     """The errata as a PDF (None when the template fails: reported in `diags`)."""
     font_problems = Diagnostics()
@@ -221,15 +194,14 @@ def errata_pdf(project: Project, game: Game, rows: list[Line], diags: Diagnostic
             tables=list(dict.fromkeys(r.table for r in rows)),
             notes=list(dict.fromkeys(r.change_note for r in rows if r.change_note)),
             candidates=[r for r in rows if r.reprint],
-            date=_date(),
+            date=source_date(),
             font_css=Markup(font_css),
         )
     except TemplateError as exc:
         diags.error(where, f"errata template: {exc}")
         return None
     roots = (project.fonts_dir, project.templates_dir)
-    with _pinned_font_timestamps():
-        pdf, warnings = render_pdf(html, project.templates_dir, roots, f"{game.id}/errata")
+    pdf, warnings = render_pdf(html, project.templates_dir, roots, f"{game.id}/errata")
     for message in warnings:
         diags.warning(where, f"errata (WeasyPrint): {message}")
     return pdf

@@ -13,8 +13,6 @@ SOURCE_DATE_EPOCH's, when it is set.
 
 from __future__ import annotations
 
-import os
-from datetime import UTC, datetime
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound
@@ -30,6 +28,7 @@ from ..render.documents import (
     impose_booklet,
     pdf_faces,
     render_pdf,
+    source_date,
     woff2_data_url,
 )
 from ..render.fonts import GENERIC_FAMILIES, FontRegistry, load_registry
@@ -125,7 +124,7 @@ def _page(template, game: Game, prose: Prose, font_css: str, css: str) -> str:
     return template.render(
         lang="en",
         info=info,
-        date=_date(),
+        date=source_date(),
         font_css=Markup(font_css),
         css=Markup(css),
         toc=prose.toc,
@@ -134,14 +133,6 @@ def _page(template, game: Game, prose: Prose, font_css: str, css: str) -> str:
         meta_line=" · ".join(str(v) for v in (info.version, info.date) if v and not isinstance(v, Unknown)),
         players=_players(game),
     )
-
-
-def _date() -> str | None:
-    """SOURCE_DATE_EPOCH as an ISO date, for the PDF's creation and modification dates."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if not epoch.isdigit():
-        return None
-    return datetime.fromtimestamp(int(epoch), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _running_edition(game: Game) -> str:

@@ -69,7 +69,7 @@ class ArtLibrary:
         try:
             data, mime, issues = self._load(path, box)
         except ArtError as exc:
-            return ArtResult(placeholder(box, "ART REFUSED"), [Issue("error", f"{path.name}: {exc}")])
+            return ArtResult(placeholder(box), [Issue("error", f"{path.name}: {exc}")])
         href = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
         clip = f"art-clip-{card_id}"
         svg = (
@@ -191,7 +191,7 @@ def _check_drawn_size(root: ET.Element) -> None:
     count(root, 0)
 
 
-def placeholder(box: Box, label: str = "ART") -> str:
+def placeholder(box: Box) -> str:
     """A clean, obviously-empty art slot."""
     return (
         f'<g class="art-placeholder"><rect x="{box.x:.3f}" y="{box.y:.3f}" width="{box.w:.3f}" '

@@ -17,6 +17,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from math import ceil
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -79,6 +80,15 @@ def _weasyprint_warnings():
         yield handler.messages
     finally:
         logger.removeHandler(handler)
+
+
+def source_date() -> str | None:
+    """SOURCE_DATE_EPOCH as an ISO date for a document's creation and modification dates;
+    None when it is not set, and the document then carries no date (reproducible)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not epoch.isdigit():
+        return None
+    return datetime.fromtimestamp(int(epoch), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @contextmanager
