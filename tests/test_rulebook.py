@@ -18,9 +18,10 @@ from deckwright.cli import main
 from deckwright.diagnostics import Diagnostics, Loc
 from deckwright.model import RulebookFile
 from deckwright.readers.rulebook import RefSyntaxError, parse_ref, read_rulebook_text, scan_refs
-from deckwright.render.documents import LocalFetcher, booklet_order
+from deckwright.render.documents import booklet_order
 from deckwright.render.fonts import load_registry
 from deckwright.render.prose import render_prose
+from deckwright.render.weasy import LocalFetcher
 
 FILLER = " ".join(
     ["The light gathers where the heroes stand, and the dark waits at the edge of the table."] * 9

@@ -27,7 +27,7 @@ from ..consistency.words import compare
 from ..diagnostics import Diagnostics, Loc
 from ..model import Game, Unknown
 from ..project import Project
-from ..render.documents import font_faces, render_pdf, source_date
+from ..render.documents import font_faces, source_date
 from ..render.fonts import load_registry
 from .base import BuildContext, Output
 
@@ -200,6 +200,8 @@ def errata_pdf(project: Project, game: Game, rows: list[Line], diags: Diagnostic
     except TemplateError as exc:
         diags.error(where, f"errata template: {exc}")
         return None
+    from ..render.weasy import render_pdf  # WeasyPrint loads only when a PDF is drawn
+
     roots = (project.fonts_dir, project.templates_dir)
     pdf, warnings = render_pdf(html, project.templates_dir, roots, f"{game.id}/errata")
     for message in warnings:

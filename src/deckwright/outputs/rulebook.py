@@ -27,7 +27,6 @@ from ..render.documents import (
     font_faces,
     impose_booklet,
     pdf_faces,
-    render_pdf,
     source_date,
     woff2_data_url,
 )
@@ -78,6 +77,8 @@ def build(ctx: BuildContext) -> list[Output]:
 
     def pdf(kind: str, source: str) -> bytes:
         def make() -> bytes:
+            from ..render.weasy import render_pdf  # WeasyPrint loads only when a PDF is drawn
+
             data, warnings = render_pdf(source, base, roots, f"{game.id}/{kind}/{ctx.options.paper}")
             _report(ctx, warnings)
             return data

@@ -1,85 +1,25 @@
-"""HTML documents -> PDF bytes with WeasyPrint; fonts for print and for a single-file web page;
-booklet imposition.
-
-WeasyPrint fetches only through `LocalFetcher`, which serves files from the folders it is given
-(the project's fonts/ and templates/) and refuses everything else: no network, no file outside
-the project. Renderers return bytes; nothing here writes a file.
+"""What HTML documents share: fonts for print and for a single-file web page, booklet
+imposition, the document date. The PDF itself is drawn by `weasy.render_pdf`, a module of its own
+because importing WeasyPrint takes more than half a second, which a game without documents should
+not pay. Renderers return bytes; nothing here writes a file.
 """
 
 from __future__ import annotations
 
 import base64
-import hashlib
 import io
-import logging
-import mimetypes
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from math import ceil
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
-from urllib.request import url2pathname
-
-from weasyprint import HTML
-from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from .fonts import SLOTS, FontRegistry
 
-FONT_EPOCH = "315532800"  # 1980-01-01, the date subset fonts carry when SOURCE_DATE_EPOCH is unset
 FONT_MIME = {".otf": "font/otf", ".ttf": "font/ttf", ".woff": "font/woff", ".woff2": "font/woff2"}
 # `font-family: ...` and custom properties that hold a font list (`--body-font: ...`)
 _FAMILY = re.compile(r"(?:font-family|--[a-z-]*font[a-z-]*)\s*:\s*([^;}]+)", re.I)
-
-
-# WeasyPrint warnings about the machine, not about the document.
-_NOISE = ("HarfBuzz-Subset",)
-
-
-class LocalFetcher(URLFetcher):
-    """Serves `file:` URLs inside the allowed folders; refuses (and records) any other URL."""
-
-    def __init__(self, roots: Iterable[Path]) -> None:
-        super().__init__(allowed_protocols=("file",))
-        self.roots = tuple(root.resolve() for root in roots)
-        self.refused: list[str] = []
-
-    def allows(self, path: Path) -> bool:
-        return any(root in path.parents for root in self.roots) and path.is_file()
-
-    def fetch(self, url, headers=None):
-        parts = urlsplit(url)
-        path = Path(url2pathname(unquote(parts.path))).resolve() if parts.scheme == "file" else None
-        if path is None or parts.netloc not in ("", "localhost") or not self.allows(path):
-            self.refused.append(url)
-            raise ValueError(f"refused to fetch {url}: only files under fonts/ and templates/ are served")
-        mime = FONT_MIME.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0]
-        return URLFetcherResponse(
-            url, path.read_bytes(), {"Content-Type": mime or "application/octet-stream"}
-        )
-
-
-class _Collect(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
-
-
-@contextmanager
-def _weasyprint_warnings():
-    """WeasyPrint's warnings (a CSS rule it ignores, a refused URL) for the build report."""
-    logger = logging.getLogger("weasyprint")
-    handler = _Collect()
-    logger.addHandler(handler)
-    try:
-        yield handler.messages
-    finally:
-        logger.removeHandler(handler)
 
 
 def source_date() -> str | None:
@@ -89,31 +29,6 @@ def source_date() -> str | None:
     if not epoch.isdigit():
         return None
     return datetime.fromtimestamp(int(epoch), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-@contextmanager
-def _fixed_font_clock():
-    """fontTools stamps the fonts it subsets (for WeasyPrint) with the current time unless
-    SOURCE_DATE_EPOCH is set: without a fixed clock, two builds differ in their fonts."""
-    if "SOURCE_DATE_EPOCH" in os.environ:
-        yield
-        return
-    os.environ["SOURCE_DATE_EPOCH"] = FONT_EPOCH
-    try:
-        yield
-    finally:
-        os.environ.pop("SOURCE_DATE_EPOCH", None)
-
-
-def render_pdf(html: str, base_dir: Path, roots: Sequence[Path], identifier: str) -> tuple[bytes, list[str]]:
-    """One HTML document -> (PDF bytes, warnings). `identifier` makes the PDF /ID stable."""
-    fetcher = LocalFetcher(roots)
-    with _weasyprint_warnings() as warnings, _fixed_font_clock():
-        document = HTML(string=html, base_url=base_dir.resolve().as_uri() + "/", url_fetcher=fetcher)
-        pdf = document.write_pdf(pdf_identifier=hashlib.md5(identifier.encode()).hexdigest().encode())
-    seen = dict.fromkeys([*(f"refused to fetch {u}" for u in fetcher.refused), *warnings])
-    seen = {m: None for m in seen if not any(noise in m for noise in _NOISE)}
-    return pdf, list(seen)
 
 
 # ---- fonts ------------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from ..model import frozen_map
 from ..readers.common import check_keys, check_slug, describe, expect_map, get_str
 from ..source import SourceError, YMap, load
 from ..writer import Writer
+from . import cairotext
 
 FONTS_FILE = "fonts.yaml"
 FONTCONFIG_ENV = "FONTCONFIG_FILE"
@@ -506,7 +507,8 @@ def activate(registry: FontRegistry, cache_dir: Path) -> Path:
     fontconfig reads FONTCONFIG_FILE once, when a library first asks it for a font, so this
     must run before cairosvg/weasyprint are imported; it refuses to run later with a
     different configuration rather than leave the system fonts in play. Then it imports
-    CairoSVG and sets its text to unrounded advances (`_unrounded_advances`).
+    CairoSVG, sets its text to unrounded advances (`_unrounded_advances`) and has it draw plain
+    text runs in one call (`cairotext.install`).
     """
     path = write_fontconfig(registry, cache_dir)
     current = os.environ.get(FONTCONFIG_ENV)
@@ -519,6 +521,7 @@ def activate(registry: FontRegistry, cache_dir: Path) -> Path:
             )
         os.environ[FONTCONFIG_ENV] = str(path)
     _unrounded_advances()
+    cairotext.install()
     return path
 
 
