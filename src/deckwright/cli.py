@@ -68,7 +68,8 @@ def _parser() -> argparse.ArgumentParser:
         type=_kinds,
         default=None,
         metavar="KINDS",
-        help=f"comma-separated outputs to build ({', '.join(OUTPUT_KINDS)}; default: all)",
+        help=f"comma-separated outputs to build ({', '.join(OUTPUT_KINDS)}; "
+        "default: the game's build: outputs, else all)",
     )
     build.add_argument("--paper", choices=PAPERS, default="a4", help="rulebook paper size")
     build.add_argument("--booklet", action="store_true", help="also impose the rulebook as a booklet")
@@ -278,7 +279,8 @@ class Cli:
 
     def build(self) -> int:
         args = self.args
-        kinds = args.only or tuple(available_kinds())
+        # () leaves the choice to each game: its game.yaml `build: outputs`, else every kind
+        kinds = args.only or ()
         missing = [k for k in kinds if k not in available_kinds()]
         if missing:
             raise UsageError(f"this version cannot build {', '.join(missing)} yet")
@@ -350,6 +352,7 @@ class Cli:
             print(f"{folder.name}: not built ({len(checked.diags.errors)} errors)", file=sys.stderr)
             return EXIT_ERRORS
         game_id = checked.game.id
+        kinds = kinds or [k for k in available_kinds() if k in (checked.game.build.outputs or OUTPUT_KINDS)]
         progress = TerminalProgress(sys.stderr, quiet=args.quiet)
         try:
             with BuildLock(project.build_dir, game_id):

@@ -248,6 +248,22 @@ class GameInfo:
     extra: Mapping[str, Any] = field(default_factory=frozen_map)
 
 
+# Output kinds in build order, each a module under deckwright.outputs with build(ctx).
+OUTPUT_KINDS: tuple[str, ...] = ("cards", "tgc", "proofs", "pnp", "rulebook", "errata", "check")
+
+
+@dataclass(frozen=True)
+class BuildSettings:
+    """game.yaml `build:`: what `deckwright build` makes for this game when not told (`--only`).
+
+    `outputs`: the output kinds (None: all); `papers`: the print-and-play papers, ids of
+    layouts/papers.yaml (None: all). A print-and-play-only game need not export TGC images."""
+
+    outputs: tuple[str, ...] | None = None
+    papers: tuple[str, ...] | None = None
+    loc: Loc | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Game:
     info: GameInfo
@@ -260,6 +276,7 @@ class Game:
     checks: tuple[Check, ...]
     files: tuple[str, ...]
     rulebook: tuple[RulebookFile, ...] = ()
+    build: BuildSettings = BuildSettings()
     _index: Mapping[str, Card] = field(default_factory=frozen_map, repr=False, compare=False)
 
     def __post_init__(self) -> None:

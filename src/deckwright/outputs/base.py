@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..model import OUTPUT_KINDS
 from ..progress import NoProgress, Progress
 
 if TYPE_CHECKING:  # kept out of the import path of `validate` and up-to-date checks
@@ -21,15 +22,13 @@ if TYPE_CHECKING:  # kept out of the import path of `validate` and up-to-date ch
     from ..project import Project
     from ..render.fonts import FontRegistry
 
-# Output kinds in build order, each a module under deckwright.outputs with build(ctx).
-# Imported only when built, so `validate` never loads the rendering libraries.
-OUTPUT_KINDS: tuple[str, ...] = ("cards", "tgc", "proofs", "pnp", "rulebook", "errata", "check")
 PAPERS = ("a4", "letter")
 DUPLEX = ("long-edge", "short-edge")
 
 
 def available_kinds() -> list[str]:
-    """Output kinds whose builder module exists in this version."""
+    """Output kinds whose builder module exists in this version. Builder modules are imported
+    only when built, so `validate` never loads the rendering libraries."""
     package = __name__.rsplit(".", 1)[0]
     return [kind for kind in OUTPUT_KINDS if importlib.util.find_spec(f"{package}.{kind}") is not None]
 

@@ -94,6 +94,7 @@ def build(ctx: BuildContext) -> list[Output]:
     papers = read_papers(ctx.project.layouts_dir, ctx.diags, ctx.project.display)
     if not papers and not ctx.diags.has_errors:
         ctx.diags.error(ctx.game.info.loc, "no paper sizes: add layouts/papers.yaml (papers: a4, letter)")
+    papers = _chosen_papers(ctx, papers)
     try:
         font = SheetFont.from_registry(ctx.fonts)
     except FontError as exc:
@@ -121,6 +122,21 @@ def build(ctx: BuildContext) -> list[Output]:
             }
             books.append((f"pnp-{paper.id}{variant.suffix}.pdf", pages, info))
     return [Output(label, data) for label, data in _render(ctx, books, date)]
+
+
+def _chosen_papers(ctx: BuildContext, papers: dict[str, Paper]) -> dict[str, Paper]:
+    """The papers game.yaml's `build: papers` names (all of layouts/papers.yaml without it)."""
+    settings = ctx.game.build
+    if settings.papers is None:
+        return papers
+    unknown = [p for p in settings.papers if p not in papers]
+    if unknown:
+        ctx.diags.error(
+            settings.loc,
+            f"build: papers: no paper {', '.join(map(repr, unknown))} in layouts/papers.yaml "
+            f"(papers: {', '.join(papers)})",
+        )
+    return {key: paper for key, paper in papers.items() if key in settings.papers}
 
 
 def _render(

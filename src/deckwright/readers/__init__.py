@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..diagnostics import Diagnostics, Loc
-from ..model import Game, frozen_map
+from ..model import BuildSettings, Game, frozen_map
 from ..source import SourceError, YMap, load
 from .cards import read_card_file
 from .checks import read_checks
 from .common import check_keys, expect_map
-from .game import GAME_FILE_KEYS, read_card_types, read_decks, read_enums, read_info
+from .game import GAME_FILE_KEYS, read_build, read_card_types, read_decks, read_enums, read_info
 from .rulebook import RULEBOOK_DIR, read_rulebook
 from .tables import read_tables
 
@@ -61,6 +61,7 @@ def load_game(folder: Path, diags: Diagnostics, root: Path | None = None) -> Gam
     enums = read_enums(game_doc.get("enums", YMap(game_doc.loc)), game_doc.loc_of("enums"), diags)
     card_types = read_card_types(game_doc.get("card_types"), game_doc.loc_of("card_types"), enums, diags)
     decks = read_decks(game_doc.get("decks", YMap(game_doc.loc)), game_doc.loc_of("decks"), card_types, diags)
+    build = read_build(game_doc["build"], game_doc.loc_of("build"), diags) if "build" in game_doc else None
 
     cards, tables, checks = [], {}, []
     for name, doc in documents:
@@ -100,4 +101,5 @@ def load_game(folder: Path, diags: Diagnostics, root: Path | None = None) -> Gam
         checks=tuple(checks),
         files=tuple(n for n, _ in documents),
         rulebook=rulebook,
+        build=build or BuildSettings(),
     )

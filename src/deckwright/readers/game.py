@@ -1,13 +1,23 @@
-"""`game.yaml`: identity, enumerations, card types and decks."""
+"""`game.yaml`: identity, enumerations, card types, decks and build settings."""
 
 from __future__ import annotations
 
 from ..diagnostics import Diagnostics
-from ..model import STANDARD_CARD_KEYS, CardType, Deck, GameInfo, Unknown, frozen_map
+from ..model import (
+    OUTPUT_KINDS,
+    STANDARD_CARD_KEYS,
+    BuildSettings,
+    CardType,
+    Deck,
+    GameInfo,
+    Unknown,
+    frozen_map,
+)
 from ..source import YMap
 from .common import (
     check_keys,
     check_slug,
+    describe,
     expect_list,
     expect_map,
     get_bool,
@@ -18,7 +28,8 @@ from .common import (
 )
 from .fields import read_field_specs
 
-GAME_FILE_KEYS = ("game", "enums", "card_types", "decks")
+GAME_FILE_KEYS = ("game", "enums", "card_types", "decks", "build")
+BUILD_KEYS = ("outputs", "papers")
 REQUIRED_INFO = ("id", "name", "edition", "players")
 OPTIONAL_INFO = (
     "version",
@@ -188,3 +199,37 @@ def read_decks(raw, loc, card_types, diags: Diagnostics) -> dict[str, Deck]:
         back = d.get("back")
         decks[deck_id] = Deck(deck_id, title, tuple(types), d.loc, back if isinstance(back, str) else None)
     return decks
+
+
+def read_build(raw, loc, diags: Diagnostics) -> BuildSettings:
+    """game.yaml `build:` (optional): the outputs and print-and-play papers built by default.
+
+    Paper ids are checked against layouts/papers.yaml when the print-and-play is built."""
+    m = expect_map(raw, loc, "build", diags)
+    if m is None:
+        return BuildSettings()
+    check_keys(m, "build", BUILD_KEYS, diags)
+    outputs = _names(m, "outputs", OUTPUT_KINDS, diags)
+    papers = _names(m, "papers", None, diags)
+    return BuildSettings(outputs=outputs, papers=papers, loc=m.loc)
+
+
+def _names(m: YMap, key: str, allowed: tuple[str, ...] | None, diags: Diagnostics) -> tuple[str, ...] | None:
+    if key not in m:
+        return None
+    items = expect_list(m[key], m.loc_of(key), f"build: {key}", diags)
+    if items is None:
+        return None
+    names: list[str] = []
+    for i, value in enumerate(items):
+        if not isinstance(value, str):
+            diags.error(items.loc_of(i), f"build: {key} must list names, not {describe(value)}")
+        elif allowed is not None and value not in allowed:
+            diags.error(items.loc_of(i), f"build: {key}: no output {value!r} (one of {', '.join(allowed)})")
+        elif value in names:
+            diags.error(items.loc_of(i), f"build: {key} lists {value!r} twice")
+        else:
+            names.append(value)
+    if not names:
+        diags.error(m.loc_of(key), f"build: {key} must name at least one")
+    return tuple(names)
