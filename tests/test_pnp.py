@@ -285,6 +285,20 @@ def test_builds_are_byte_for_byte_reproducible(plain: Path, tmp_path: Path) -> N
     assert "/CreationDate" not in pdf.metadata  # no clock time without SOURCE_DATE_EPOCH
 
 
+def test_pdf_is_well_formed(plain: Path) -> None:
+    """The boxes, /Info and /ID patched into cairo's bytes leave a PDF a strict reader takes,
+    its resources named once each (cairo writes a name once per use)."""
+    data = (plain / "pnp-a4.pdf").read_bytes()
+    pdf = pypdf.PdfReader(io.BytesIO(data), strict=True)
+    assert "Calibration" in pdf.pages[0].extract_text()
+    assert pdf.metadata["/Title"] == "Sheet & Co — print and play (A4)"
+    assert pdf.metadata["/Producer"].startswith("cairo ")
+    assert b"/CreationDate" not in data  # not even cairo's own, superseded
+    for block in re.findall(rb"/XObject <<(.*?)>>", data, re.S):
+        names = re.findall(rb"/x\d+ ", block)
+        assert len(names) == len(set(names)), block
+
+
 def test_dates_come_from_source_date_epoch_only() -> None:
     drawing = PageDrawing(A4[0], A4[1], "Inter")
     drawing.text(100, 100, "Hello", 12)

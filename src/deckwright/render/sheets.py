@@ -6,27 +6,25 @@ kept on the sheet. Every page is drawn onto ONE cairo PDF surface (one `show_pag
 each font is embedded once for the whole file, as a subset, and text stays text. Each distinct
 card SVG is drawn once per file, by CairoSVG onto a cairo recording surface (in its own document:
 its ids cannot clash with a neighbour's), and painted wherever it is placed: the PDF holds it
-once, as a Form XObject, however many copies print. pypdf then sets each page's TrimBox and
-BleedBox, which cairo cannot write, the document information, and a /ID derived from the
-content: two builds give the same bytes.
+once, as a Form XObject, however many copies print. Then each page's TrimBox and BleedBox,
+which cairo cannot write, the document information, and a /ID derived from the content are
+patched into cairo's bytes (`pdffinish`): two builds give the same bytes.
 """
 
 from __future__ import annotations
 
 import base64
-import contextlib
 import functools
-import hashlib
 import io
-import logging
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from xml.sax.saxutils import escape, quoteattr
 
 from ..geometry import Box
 from ..impose import MM, Affine, Segment
+from . import pdffinish
 from .fonts import FontMetrics, FontRegistry
 
 INK = "#000000"
@@ -376,44 +374,18 @@ def _data_only(url: str, resource_type: str) -> bytes:
 
 
 def _finish(data: bytes, pages: Sequence[Page], info: Mapping[str, str], date: str | None) -> bytes:
-    from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import ArrayObject, ByteStringObject, RectangleObject
-
-    with _quiet_duplicate_keys():
-        writer = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
-    for pdf_page, page in zip(writer.pages, pages, strict=True):
+    boxes = []
+    for page in pages:
         media = Box(0, 0, page.width, page.height)
         trim = page.trim or media
-        bleed = page.bleed or trim
-        pdf_page.trimbox = RectangleObject(_pdf_box(trim, page.height))
-        pdf_page.bleedbox = RectangleObject(_pdf_box(_within(bleed, media), page.height))
-    meta = {f"/{k}": v for k, v in info.items()}
-    meta["/Producer"] = _producer(data)
+        boxes.append((page.height, trim, _within(page.bleed or trim, media)))
+    meta = {**info, "Producer": _producer(data)}
     if date:
-        meta["/CreationDate"] = meta["/ModDate"] = date
-    writer.metadata = meta  # replaces cairo's dictionary, and with it cairo's creation date
-    # pypdf has no public setter for the file identifier; derive it from the content.
-    digest = hashlib.md5(data, usedforsecurity=False).digest()
-    writer._ID = ArrayObject([ByteStringObject(digest), ByteStringObject(digest)])
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
-
-
-@contextlib.contextmanager
-def _quiet_duplicate_keys() -> Iterator[None]:
-    """Silence pypdf about cairo's resource dictionaries, which name an XObject once per use
-    (`/x24 24 0 R /x24 24 0 R`): the same key for the same object, written once on output."""
-
-    def keep(record: logging.LogRecord) -> bool:
-        return not record.getMessage().startswith("Multiple definitions in dictionary")
-
-    logger = logging.getLogger("pypdf.generic._data_structures")
-    logger.addFilter(keep)
+        meta["CreationDate"] = meta["ModDate"] = date
     try:
-        yield
-    finally:
-        logger.removeFilter(keep)
+        return pdffinish.finish(data, boxes, meta)
+    except pdffinish.PdfLayoutError as exc:
+        raise SheetError(f"cannot finish cairo's PDF: {exc}") from exc
 
 
 def _producer(data: bytes) -> str:
@@ -424,11 +396,6 @@ def _producer(data: bytes) -> str:
 def _within(r: Box, outer: Box) -> Box:
     x, y = max(r.x, outer.x), max(r.y, outer.y)
     return Box(x, y, min(r.right, outer.right) - x, min(r.bottom, outer.bottom) - y)
-
-
-def _pdf_box(r: Box, page_height: float) -> list[float]:
-    """A page rectangle (y down) as a PDF box [x0 y0 x1 y1] (y up), to 0.001 pt."""
-    return [round(r.x, 3), round(page_height - r.bottom, 3), round(r.right, 3), round(page_height - r.y, 3)]
 
 
 # ---- text on sheets --------------------------------------------------------------------------
