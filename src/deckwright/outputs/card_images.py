@@ -55,6 +55,7 @@ def make_renderer(
         painter,
         ArtLibrary(project.art_dir),
         project.display,
+        cache_dir=project.build_dir / ".cache",
     )
 
 

@@ -11,14 +11,17 @@ show unknown values as visible placeholders. Autoescape is on and undefined name
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2.bccache import Bucket
 from markupsafe import Markup
 
+from ..cache import code_version, digest
 from ..diagnostics import Loc
 from ..model import Card, CardType, Deck, Game, Layout, Unknown
 from .art import ArtLibrary
@@ -107,7 +110,9 @@ class CardRenderer:
         painter: TextPainter,
         art: ArtLibrary,
         display: Callable[[Path], str] = str,
+        cache_dir: Path | None = None,
     ) -> None:
+        """`cache_dir` keeps compiled templates between builds (build/.cache)."""
         self.game = game
         self.display = display  # how messages show a path
         self.layouts = layouts
@@ -123,6 +128,7 @@ class CardRenderer:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
+            bytecode_cache=TemplateCache(cache_dir) if cache_dir is not None else None,
         )
         self.env.tests["unknown"] = lambda v: isinstance(v, Unknown)
         # Boards print rules tables (team sizes by player count, ...): rows as plain mappings.
@@ -197,6 +203,33 @@ class CardRenderer:
             "find_card": find_card,
             "Box": Box,
         }
+
+
+class TemplateCache(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept between builds: compiling a game's templates costs more CPU than
+    rendering all its cards with them.
+
+    Jinja checks every entry against its template's source and file name; the folder name
+    covers what else shapes the compiled code (Jinja's version, and deckwright's own code, which
+    sets the Environment's options). It is only a cache: an entry that cannot be read or written
+    just means compiling again.
+    """
+
+    def __init__(self, cache_dir: Path) -> None:
+        folder = cache_dir / "templates" / digest(jinja2.__version__, code_version())[:16]
+        with contextlib.suppress(OSError):  # unwritable: entries are not kept, that is all
+            folder.mkdir(parents=True, exist_ok=True)
+        super().__init__(str(folder), "%s.jinja")
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except Exception:  # a damaged entry (Jinja itself discards only some kinds)
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
 
 
 def _fmt(value: float) -> str:
