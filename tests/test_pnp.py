@@ -39,6 +39,7 @@ from deckwright.project import Project
 from deckwright.readers.papers import read_papers
 from deckwright.render.sheets import (
     MARK_STROKE,
+    FaceDrawings,
     PageDrawing,
     drop_background,
     face_uri,
@@ -349,6 +350,90 @@ def test_each_face_is_drawn_once_and_placed_many_times() -> None:
     whole = _forms(pdf, 1)
     assert len(whole) == 1 and _forms(pdf, 3) == whole and whole <= _forms(pdf, 2)
     assert not _forms(pdf, 0) & whole
+
+
+class DictDrawings(FaceDrawings):
+    """Display lists kept in a dict, as the build keeps them in its cache."""
+
+    def __init__(self, store: dict[bytes, bytes]) -> None:
+        super().__init__()
+        self.store = store
+
+    def get(self, svg: bytes) -> bytes | None:
+        return self.store.get(svg)
+
+    def put(self, svg: bytes, drawing: bytes) -> None:
+        self.store[svg] = drawing
+
+
+_PNG = (  # a 1 x 1 red pixel: embedded raster art, which a display list does not hold
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"
+)
+
+
+def _rich_face(label: str, raster: bool = False) -> str:
+    """A face using what card templates use: gradients, clip paths, dashes, opacity, text."""
+    art = (
+        f'<image x="10" y="10" width="20" height="20" href="data:image/png;base64,{_PNG}"/>' if raster else ""
+    )
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="180pt" height="252pt" viewBox="0 0 180 252">'
+        '<defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#234"/>'
+        '<stop offset="1" stop-color="#a85" stop-opacity="0.5"/></linearGradient>'
+        '<radialGradient id="r"><stop offset="0" stop-color="#fff"/><stop offset="1" stop-color="#000"/>'
+        '</radialGradient><clipPath id="c"><rect x="5" y="5" width="170" height="242" rx="8"/></clipPath>'
+        "</defs>"
+        '<g clip-path="url(#c)"><rect width="180" height="252" fill="url(#g)"/>'
+        '<circle cx="90" cy="90" r="40" fill="url(#r)" opacity="0.7"/>'
+        '<path d="M10 200 C 40 180, 140 220, 170 200" stroke="#fff" stroke-width="2" stroke-dasharray="4 2" '
+        'fill="none" stroke-linecap="round"/>'
+        f'<g opacity="0.5"><text x="90" y="40" font-family="Inter" font-size="14" text-anchor="middle" '
+        f'font-weight="bold">{label}</text><rect x="20" y="230" width="10" height="10"/></g>'
+        '<text x="20" y="160" font-family="EB Garamond" font-size="9" font-style="italic">'
+        "Once per turn</text>"
+        f"{art}</g></svg>"
+    )
+
+
+def test_replayed_faces_give_the_same_pdf_bytes() -> None:
+    """A face drawn once leaves its display list; replayed, it makes the PDF byte for byte;
+    a face with raster art is drawn by CairoSVG every time."""
+    canvas = (180.0, 252.0)
+    faces = [face_uri(_rich_face("Aldric")), face_uri(_rich_face("Brena")), face_uri(_rich_face("Pix", True))]
+    pages = [_face_page(faces[0], canvas, (20, 20), (220, 20)), _face_page(faces[1], canvas, (20, 20))]
+    pages.append(_face_page(faces[2], canvas, (20, 20), (220, 300)))
+    live = pages_to_pdf(pages, {"Title": "t"})
+    store: dict[bytes, bytes] = {}
+    first = DictDrawings(store)
+    assert pages_to_pdf(pages, {"Title": "t"}, drawings=first) == live
+    assert (first.drawn, first.replayed, len(store)) == (3, 0, 2)
+    again = DictDrawings(store)
+    assert pages_to_pdf(pages, {"Title": "t"}, drawings=again) == live
+    assert (again.drawn, again.replayed) == (1, 2)
+    assert texts(reader_of(live))[0].count("Aldric") == 2
+
+
+def _log(capsys) -> str:
+    out, err = capsys.readouterr()
+    return out + err
+
+
+def test_a_one_card_edit_draws_one_face(tmp_path: Path, capsys) -> None:
+    """The first book draws each face and leaves its display list, the second replays it; after
+    an edit, only the edited face is drawn, and the PDFs are those a clean build makes."""
+    faces = re.compile(r"print-and-play PDFs: 2 drawn, 0 from cache; faces: (\d+) drawn, (\d+) replayed")
+    project = _project(tmp_path / "p")
+    _build(project)
+    drawn, replayed = map(int, faces.search(_log(capsys)).groups())
+    assert drawn == replayed > 10  # A4 draws, Letter replays
+    project.replace("pnp-mini", "heroes.yaml", 'text: "Heal 2."', 'text: "Heal 3."')
+    edited = _build(project)
+    assert faces.search(_log(capsys)).groups() == ("1", str(2 * drawn - 1))
+    fresh = _project(tmp_path / "fresh")
+    fresh.replace("pnp-mini", "heroes.yaml", 'text: "Heal 2."', 'text: "Heal 3."')
+    clean = _build(fresh, "--no-cache")
+    for name in ("pnp-a4.pdf", "pnp-letter.pdf"):
+        assert (edited / name).read_bytes() == (clean / name).read_bytes(), name
 
 
 def test_calibration_and_alignment_pages(plain: Path, variants: Path) -> None:

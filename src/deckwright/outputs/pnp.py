@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from ..cache import RenderCache
 from ..geometry import Box
 from ..impose import (
     FOOTER_BAND,
@@ -52,6 +53,7 @@ from ..render.faces import FaceSet
 from ..render.fonts import FontError
 from ..render.sheets import (
     MARK_STROKE,
+    FaceDrawings,
     Page,
     PageDrawing,
     SheetFont,
@@ -155,21 +157,15 @@ def _render(
         else:
             todo.append((label, key, (pages, info, date)))
     ctx.progress.start(f"{ctx.game.id}: print-and-play PDFs", len(todo))
-    jobs = [job for _, _, job in todo]
-    if ctx.options.jobs <= 1 or len(jobs) < 2:
-        rendered = []
-        for job in jobs:
-            rendered.append(_pdf(job))
-            ctx.progress.advance()
-    else:
-        # fork: workers inherit the fontconfig set-up made before cairo was first imported
-        fork = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=min(ctx.options.jobs, len(jobs)), mp_context=fork) as pool:
-            rendered = []
-            for data in pool.map(_pdf, jobs):
-                rendered.append(data)
-                ctx.progress.advance()
-    ctx.progress.finish(f"{len(jobs)} drawn, {len(done)} from cache")
+    jobs = [(*job, CachedDrawings(ctx.cache)) for _, _, job in todo]
+    rendered, replayed, drawn = [], 0, 0
+    for data, faces_replayed, faces_drawn in _draw(jobs, ctx.options.jobs):
+        rendered.append(data)
+        replayed, drawn = replayed + faces_replayed, drawn + faces_drawn
+        ctx.progress.advance()
+    ctx.progress.finish(
+        f"{len(jobs)} drawn, {len(done)} from cache; faces: {drawn} drawn, {replayed} replayed"
+    )
     for (label, key, _), data in zip(todo, rendered, strict=True):
         ctx.cache.put(key, data)
         ctx.cache.record_render(label)
@@ -177,8 +173,37 @@ def _render(
     return [(label, done[label]) for label, _, _ in books]
 
 
-def _pdf(job: tuple[list[Page], dict[str, str], str | None]) -> bytes:
-    return pages_to_pdf(*job)
+def _draw(jobs: list, workers: int) -> Iterator[tuple[bytes, int, int]]:
+    """`_pdf` of each job, in order: in worker processes with --jobs, else one after the other
+    (so that later books replay the faces the first one drew)."""
+    if workers <= 1 or len(jobs) < 2:
+        yield from map(_pdf, jobs)
+        return
+    # fork: workers inherit the fontconfig set-up made before cairo was first imported
+    fork = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=fork) as pool:
+        yield from pool.map(_pdf, jobs)
+
+
+def _pdf(job: tuple[list[Page], dict[str, str], str | None, FaceDrawings]) -> tuple[bytes, int, int]:
+    """The PDF, and how many faces were replayed from display lists and drawn by CairoSVG."""
+    pages, info, date, drawings = job
+    data = pages_to_pdf(pages, info, date, drawings)
+    return data, drawings.replayed, drawings.drawn
+
+
+class CachedDrawings(FaceDrawings):
+    """The faces' display lists in the render cache, keyed by the face SVG (and the fonts)."""
+
+    def __init__(self, cache: RenderCache) -> None:
+        super().__init__()
+        self.cache = cache
+
+    def get(self, svg: bytes) -> bytes | None:
+        return self.cache.get(self.cache.key("pnp-face", svg))
+
+    def put(self, svg: bytes, drawing: bytes) -> None:
+        self.cache.put(self.cache.key("pnp-face", svg), drawing)
 
 
 class FaceUris:

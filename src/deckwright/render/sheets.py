@@ -6,7 +6,9 @@ kept on the sheet. Every page is drawn onto ONE cairo PDF surface (one `show_pag
 each font is embedded once for the whole file, as a subset, and text stays text. Each distinct
 card SVG is drawn once per file, by CairoSVG onto a cairo recording surface (in its own document:
 its ids cannot clash with a neighbour's), and painted wherever it is placed: the PDF holds it
-once, as a Form XObject, however many copies print. Then each page's TrimBox and BleedBox,
+once, as a Form XObject, however many copies print. Drawing a face leaves its display list
+(`displaylist`: the cairo calls CairoSVG made), kept in the build's cache: the next build
+replays it instead of drawing the SVG again, with the same bytes. Then each page's TrimBox and BleedBox,
 which cairo cannot write, the document information, and a /ID derived from the content are
 patched into cairo's bytes (`pdffinish`): two builds give the same bytes.
 """
@@ -25,6 +27,7 @@ from xml.sax.saxutils import escape, quoteattr
 from ..geometry import Box
 from ..impose import MM, Affine, Segment
 from . import pdffinish
+from .displaylist import Drawing, recording_class, replay
 from .fonts import FontMetrics, FontRegistry
 
 INK = "#000000"
@@ -186,12 +189,37 @@ def pdf_date(epoch: str | None) -> str | None:
     return datetime.fromtimestamp(int(epoch), UTC).strftime("D:%Y%m%d%H%M%SZ")
 
 
-def pages_to_pdf(pages: Sequence[Page], info: Mapping[str, str], date: str | None = None) -> bytes:
+class FaceDrawings:
+    """Where the faces' display lists are kept between builds; this one keeps none.
+
+    `replayed` and `drawn` count the faces replayed from a display list and drawn by CairoSVG.
+    """
+
+    def __init__(self) -> None:
+        self.replayed = 0
+        self.drawn = 0
+
+    def get(self, svg: bytes) -> bytes | None:
+        return None
+
+    def put(self, svg: bytes, drawing: bytes) -> None:
+        pass
+
+
+def pages_to_pdf(
+    pages: Sequence[Page],
+    info: Mapping[str, str],
+    date: str | None = None,
+    drawings: FaceDrawings | None = None,
+) -> bytes:
     """Draw every page onto one cairo PDF surface; then set the page boxes, /Info and /ID.
 
     `info` holds the document information (/Title, /Subject, ...); `date` (a PDF date, from
     SOURCE_DATE_EPOCH) becomes /CreationDate and /ModDate, and without it the file has none.
+    Faces are replayed from their display lists in `drawings` where it has them (the same
+    bytes as drawing them), and those drawn are stored there.
     """
+    drawings = drawings if drawings is not None else FaceDrawings()
     if not pages:
         raise SheetError("a print-and-play PDF needs at least one page")
     import cairocffi
@@ -204,7 +232,7 @@ def pages_to_pdf(pages: Sequence[Page], info: Mapping[str, str], date: str | Non
     faces: dict[str, Face | None] = {}  # each distinct card SVG, recorded once for the file
     for page in pages:
         tree = Tree(bytestring=page.svg.encode("utf-8"), unsafe=False, url_fetcher=_data_only)
-        page_surface(surface, tree, page.width, page.height, faces)
+        page_surface(surface, tree, page.width, page.height, faces, drawings)
         surface.show_page()
     surface.finish()
     return _finish(out.getvalue(), pages, info, date)
@@ -262,31 +290,45 @@ def _page_surface_class():
             merged.merge(options)
             super().set_font_options(merged)
 
+    RecordingFaceContext = recording_class(FaceContext)
+
     class FaceSurface(Surface):
-        """Draws one card SVG onto a recording surface of its own size (user units = points)."""
+        """Draws one card SVG onto a recording surface of its own size (user units = points),
+        logging the cairo calls it makes (`displaylist`)."""
 
         def __init__(self, tree, page_options, map_rgba, map_image) -> None:
             self._page_options = page_options
             super().__init__(tree, None, 72, map_rgba=map_rgba, map_image=map_image)
 
+        @property
+        def context(self):
+            return self._context
+
+        @context.setter
+        def context(self, context) -> None:
+            """CairoSVG's context, made in Surface.__init__ before anything is drawn: replaced by
+            one on the same recording surface that logs its calls."""
+            self._context = face_context(context.get_target(), self._page_options, RecordingFaceContext)
+            self._context.ops = []
+            self._context.set_font_options(self._context.get_font_options())
+
         def _create_surface(self, width: float, height: float):
             recording = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, (0, 0, width, height))
             return recording, width, height
 
-        def draw(self, node) -> None:
-            if not isinstance(self.context, FaceContext):  # the root: same cairo_t, new class
-                context = FaceContext._from_pointer(self.context._pointer, incref=True)
-                context.page_options = self._page_options
-                context.set_font_options(context.get_font_options())
-                self.context = context
-            super().draw(node)
-
         def finish(self) -> None:  # the recording is painted later, and never finished
             pass
 
+    def face_context(recording, page_options, cls=FaceContext):
+        context = cls(recording)
+        context.page_options = page_options
+        return context
+
     class PageSurface(Surface):
-        def __init__(self, shared, tree, width: float, height: float, faces: dict[str, Face | None]):
-            self._shared, self._size, self._faces = shared, (width, height), faces
+        def __init__(
+            self, shared, tree, width: float, height: float, faces: dict[str, Face | None], drawings
+        ):
+            self._shared, self._size, self._faces, self._drawings = shared, (width, height), faces, drawings
             super().__init__(tree, None, 72)
 
         def _create_surface(self, width: float, height: float):
@@ -307,15 +349,34 @@ def _page_surface_class():
             if href in self._faces:
                 return self._faces[href]
             data = node.fetch_url(parse_url(href), "image/*")
-            tree = Tree(url=href, bytestring=data, url_fetcher=node.url_fetcher, unsafe=node.unsafe)
-            width, height, viewbox = node_format(self, tree, reference=False)
-            face = None
-            if viewbox and width and height:  # else sized by its placement: CairoSVG draws it
-                options = self._shared.get_font_options()
-                drawn = FaceSurface(tree, options, self.map_rgba, self.map_image)
-                face = Face(drawn.cairo, width, height)
+            options = self._shared.get_font_options()
+            stored = self._drawings.get(data)
+            if stored is not None:
+                face = self._replayed(Drawing.loads(stored), options)
+            else:
+                face = self._drawn(node, href, data, options)
             self._faces[href] = face
             return face
+
+        def _replayed(self, drawing: Drawing, options) -> Face:
+            recording = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, tuple(drawing.extents))
+            replay(face_context(recording, options), drawing.ops)
+            self._drawings.replayed += 1
+            return Face(recording, drawing.width, drawing.height)
+
+        def _drawn(self, node, href: str, data: bytes, options) -> Face | None:
+            """The face drawn by CairoSVG, its display list stored when it has one."""
+            tree = Tree(url=href, bytestring=data, url_fetcher=node.url_fetcher, unsafe=node.unsafe)
+            width, height, viewbox = node_format(self, tree, reference=False)
+            if not (viewbox and width and height):  # sized by its placement: CairoSVG draws it
+                return None
+            drawn = FaceSurface(tree, options, self.map_rgba, self.map_image)
+            self._drawings.drawn += 1
+            ops = drawn.context.display_list()
+            if ops is not None:
+                extents = list(drawn.cairo.get_extents())
+                self._drawings.put(data, Drawing(width, height, extents, ops).dumps())
+            return Face(drawn.cairo, width, height)
 
         def _place_face(self, node) -> bool:
             """Paint a recorded card for an `<image>` of SVG; False to let CairoSVG draw it."""
