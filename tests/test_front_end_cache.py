@@ -3,10 +3,13 @@ must never change a result: same faces, same findings, same locations as a cold 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import jinja2
 import pytest
 
 from conftest import TempProject, messages
+from deckwright.source import ParseCache, SourceError, YList, YMap, load
 
 
 def no_compiling(*args, **kwargs):
@@ -52,3 +55,56 @@ def test_a_damaged_template_cache_only_costs_time(mini: TempProject) -> None:
     for entry in (mini.root / "build/.cache/templates").rglob("*.jinja"):
         entry.write_bytes(entry.read_bytes()[:20])
     assert faces(mini) == cold
+
+
+def located(value: object) -> object:
+    """A loaded value with every location it carries, for comparing two loads exactly."""
+    if isinstance(value, YMap):
+        items = {k: (located(v), value.key_loc(k), value.loc_of(k)) for k, v in value.items()}
+        return ("map", value.loc, items)
+    if isinstance(value, YList):
+        return ("list", value.loc, [(located(v), value.loc_of(i)) for i, v in enumerate(value)])
+    return (type(value).__name__, value)
+
+
+def test_a_parsed_file_comes_back_from_the_cache_exactly(tmp_path: Path) -> None:
+    path = tmp_path / "cards.yaml"
+    path.write_text("a: [1, 2.5, {b: x}]\nc: 2026-10-01\nd: ~\n", encoding="utf-8")
+    cache = ParseCache(tmp_path / "cache")
+    fresh = load(path, "cards.yaml")
+    assert located(load(path, "cards.yaml", cache)) == located(fresh)
+    assert len(list(cache.folder.iterdir())) == 1
+    assert located(load(path, "cards.yaml", cache)) == located(fresh)
+    # the path its locations name is part of the key
+    assert load(path, "other.yaml", cache).loc.path == "other.yaml"
+
+
+def test_an_edited_or_damaged_file_is_parsed_again(tmp_path: Path) -> None:
+    path = tmp_path / "cards.yaml"
+    path.write_text("a: 1\n", encoding="utf-8")
+    cache = ParseCache(tmp_path / "cache")
+    assert load(path, "cards.yaml", cache) == {"a": 1}
+    path.write_text("a: 2\n", encoding="utf-8")
+    assert load(path, "cards.yaml", cache) == {"a": 2}
+    for entry in cache.folder.iterdir():
+        entry.write_bytes(b"garbage")
+    assert load(path, "cards.yaml", cache) == {"a": 2}
+
+
+def test_a_file_that_does_not_parse_is_reported_every_time(tmp_path: Path) -> None:
+    path = tmp_path / "cards.yaml"
+    path.write_text("a: 1\na: 2\n", encoding="utf-8")
+    cache = ParseCache(tmp_path / "cache")
+    for _ in range(2):
+        with pytest.raises(SourceError) as err:
+            load(path, "cards.yaml", cache)
+        assert str(err.value) == "cards.yaml:2:1: duplicate key 'a' (first at line 1, column 1)"
+    assert not cache.folder.exists()
+
+
+def test_a_game_loads_the_same_from_the_parse_cache(mini: TempProject) -> None:
+    cold = mini.check("mini")
+    assert list((mini.root / "build/.cache/yaml").rglob("*"))
+    warm = mini.check("mini")
+    assert warm.game == cold.game
+    assert [str(d) for d in warm.diags] == [str(d) for d in cold.diags]

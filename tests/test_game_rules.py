@@ -40,7 +40,8 @@ def _fresh(value):
     return value
 
 
-def _load_once(path: Path, display: str | None = None):
+def _load_once(path: Path, display: str | None = None, cache: object = None):
+    """`load`, each file parsed once per test session (the build's parse cache is not used)."""
     try:
         key = (display, path.read_bytes())
     except OSError:

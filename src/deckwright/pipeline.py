@@ -20,6 +20,7 @@ from .project import Project
 from .readers import load_game
 from .readers.layouts import read_layouts
 from .render.fonts import FontRegistry, activate, load_registry
+from .source import ParseCache
 from .validate import validate_game
 from .writer import Writer
 
@@ -67,7 +68,7 @@ def check_game(
     """Load and validate a game; with `fonts`, also lay out every card's text in its
     template, so text that does not fit is a validation error like any other."""
     diags = Diagnostics()
-    game = load_game(folder, diags, project.root)
+    game = load_game(folder, diags, project.root, ParseCache(project.build_dir / ".cache"))
     if game is None:
         return Checked(folder, game, diags)
     validate_game(game, layouts, diags)

@@ -11,6 +11,8 @@ and their items stand. Everything else is a plain str/int/float/bool/None.
 
 from __future__ import annotations
 
+import contextlib
+import pickle
 import re
 import unicodedata
 from pathlib import Path
@@ -22,7 +24,9 @@ from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
+from .cache import code_version, digest
 from .diagnostics import Loc
+from .writer import Writer
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_NODES = 200_000  # constructed values per file, aliases counted each time they expand
@@ -271,7 +275,32 @@ def loads(text: str, path: str) -> Any:
     return _Builder(path).build(node)
 
 
-def load(path: Path, display: str | None = None) -> Any:
+class ParseCache:
+    """Parsed files kept between builds: PyYAML's pure-Python parser (the one whose errors and
+    marks we report) is the slowest part of loading a game, and a rebuild after an edit finds
+    all files but one as they were.
+
+    A parse is a function of the file's bytes, the path its locations name, and the parsing
+    code: an entry is keyed by the first two, in a folder named for the last (deckwright's code
+    and PyYAML's version), so a hit is exactly what parsing would give. Only files that parse
+    are kept. Entries are pickles, trusted like the rest of build/; one that cannot be read or
+    written only means parsing again.
+    """
+
+    def __init__(self, cache_dir: Path) -> None:
+        self.folder = cache_dir / "yaml" / digest(yaml.__version__, code_version())[:16]
+
+    def load(self, raw: bytes, shown: str) -> Any:
+        path = self.folder / digest(raw, shown)
+        with contextlib.suppress(Exception):  # missing or damaged: parse again
+            return pickle.loads(path.read_bytes())
+        value = loads(_decode(raw, shown), shown)
+        with contextlib.suppress(OSError):
+            Writer(self.folder).write_bytes(path.name, pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+        return value
+
+
+def load(path: Path, display: str | None = None, cache: ParseCache | None = None) -> Any:
     """Read and parse a YAML file; `display` is the path shown in messages."""
     shown = display or str(path)
     try:
@@ -285,4 +314,6 @@ def load(path: Path, display: str | None = None) -> Any:
         raise SourceError(Loc(shown), "is a directory, not a file") from None
     except OSError as exc:
         raise SourceError(Loc(shown), f"cannot read file: {exc.strerror}") from None
+    if cache is not None:
+        return cache.load(raw, shown)
     return loads(_decode(raw, shown), shown)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostics, Loc
 from ..model import BuildSettings, Game, frozen_map
-from ..source import SourceError, YMap, load
+from ..source import ParseCache, SourceError, YMap, load
 from .cards import read_card_file
 from .checks import read_checks
 from .common import check_keys, expect_map
@@ -29,8 +29,11 @@ def display_path(path: Path, root: Path | None) -> str:
     return str(path)
 
 
-def load_game(folder: Path, diags: Diagnostics, root: Path | None = None) -> Game | None:
-    """Read every YAML file of a game folder; None when the game cannot be assembled."""
+def load_game(
+    folder: Path, diags: Diagnostics, root: Path | None = None, cache: ParseCache | None = None
+) -> Game | None:
+    """Read every YAML file of a game folder; None when the game cannot be assembled.
+    `cache` keeps parsed files between builds."""
     game_path = folder / GAME_FILE
     shown = display_path(game_path, root)
     if not game_path.is_file():
@@ -43,7 +46,7 @@ def load_game(folder: Path, diags: Diagnostics, root: Path | None = None) -> Gam
             continue
         name = display_path(path, root)
         try:
-            doc = load(path, name)
+            doc = load(path, name, cache)
         except SourceError as exc:
             diags.error(exc.loc, exc.message)
             unreadable = True
