@@ -37,12 +37,12 @@ from deckwright.model import Layout
 from deckwright.pipeline import load_layouts
 from deckwright.project import Project
 from deckwright.readers.papers import read_papers
+from deckwright.render.sheetfaces import FaceDrawings
 from deckwright.render.sheets import (
     MARK_STROKE,
-    FaceDrawings,
     PageDrawing,
+    SheetFace,
     drop_background,
-    face_uri,
     pages_to_pdf,
     pdf_date,
 )
@@ -313,11 +313,11 @@ def test_dates_come_from_source_date_epoch_only() -> None:
     assert first.trailer["/ID"] == second.trailer["/ID"]  # the identifier follows the drawing
 
 
-def _face_page(uri: str, canvas: tuple[float, float], *at: tuple[float, float]):
+def _face_page(face: SheetFace, canvas: tuple[float, float], *at: tuple[float, float]):
     """An A4 page with the face placed at each (x, y), clipped to what of it is on the page."""
     drawing = PageDrawing(A4[0], A4[1], "Inter")
     for x, y in at:
-        drawing.card(uri, canvas, Affine(e=x, f=y), Box(0, 0, *A4))
+        drawing.card(face, canvas, Affine(e=x, f=y), Box(0, 0, *A4))
     return drawing.page()
 
 
@@ -330,7 +330,7 @@ def test_each_face_is_drawn_once_and_placed_many_times() -> None:
     """A face is one Form XObject for the whole file, however often and wherever it prints;
     a board tile (most of it off the page) leaves later placements whole."""
     canvas = (400.0, 200.0)
-    face = face_uri(
+    face = SheetFace.of(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{canvas[0]}pt" height="{canvas[1]}pt" '
         f'viewBox="0 0 {canvas[0]} {canvas[1]}"><rect width="400" height="200" fill="#345"/>'
         '<text x="20" y="100" font-family="Inter" font-size="20">Westward</text>'
@@ -399,7 +399,11 @@ def test_replayed_faces_give_the_same_pdf_bytes() -> None:
     """A face drawn once leaves its display list; replayed, it makes the PDF byte for byte;
     a face with raster art is drawn by CairoSVG every time."""
     canvas = (180.0, 252.0)
-    faces = [face_uri(_rich_face("Aldric")), face_uri(_rich_face("Brena")), face_uri(_rich_face("Pix", True))]
+    faces = [
+        SheetFace.of(_rich_face("Aldric")),
+        SheetFace.of(_rich_face("Brena")),
+        SheetFace.of(_rich_face("Pix", True)),
+    ]
     pages = [_face_page(faces[0], canvas, (20, 20), (220, 20)), _face_page(faces[1], canvas, (20, 20))]
     pages.append(_face_page(faces[2], canvas, (20, 20), (220, 300)))
     live = pages_to_pdf(pages, {"Title": "t"})

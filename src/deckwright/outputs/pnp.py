@@ -51,14 +51,14 @@ from ..model import Card, Game, Layout, Unknown
 from ..readers.papers import Paper, read_papers
 from ..render.faces import FaceSet
 from ..render.fonts import FontError
+from ..render.sheetfaces import FaceDrawings
 from ..render.sheets import (
     MARK_STROKE,
-    FaceDrawings,
     Page,
     PageDrawing,
+    SheetFace,
     SheetFont,
     drop_background,
-    face_uri,
     pages_to_pdf,
     pdf_date,
 )
@@ -105,13 +105,13 @@ def build(ctx: BuildContext) -> list[Output]:
     if ctx.diags.has_errors:
         return []
     options = ctx.options
-    faces_for = FaceUris(face_set, ctx)
+    sheet_faces = SheetFaces(face_set, ctx)
     date = pdf_date(os.environ.get("SOURCE_DATE_EPOCH"))
     books: list[tuple[str, list[Page], dict[str, str]]] = []
     reported: set[str] = set()
     for paper in papers.values():
         for variant in variants(options.gutterfold, options.ink_saver):
-            book = SheetBook(ctx.game, ctx.layouts, face_set, paper, variant, font, faces_for, options)
+            book = SheetBook(ctx.game, ctx.layouts, face_set, paper, variant, font, sheet_faces, options)
             pages = book.render()
             for problem in book.problems:
                 if problem not in reported:
@@ -148,7 +148,7 @@ def _render(
     done: dict[str, bytes] = {}
     todo = []
     for label, pages, info in books:
-        parts = [p.svg for p in pages] + [repr((p.trim, p.bleed)) for p in pages] + [repr(info), date or ""]
+        parts = [p.key() for p in pages] + [repr(info), date or ""]
         key = ctx.cache.key("pnp", *parts)
         cached = ctx.cache.get(key)
         if cached is not None:
@@ -206,18 +206,18 @@ class CachedDrawings(FaceDrawings):
         self.cache.put(self.cache.key("pnp-face", svg), drawing)
 
 
-class FaceUris:
-    """Each face as a data URL, once per build (and once more without backgrounds)."""
+class SheetFaces:
+    """Each face as a `SheetFace`, once per build (and once more without backgrounds)."""
 
     def __init__(self, face_set: FaceSet, ctx: BuildContext) -> None:
         self.face_set = face_set
         self.ctx = ctx
-        self._uris: dict[tuple[str, bool], str] = {}
+        self._faces: dict[tuple[str, bool], SheetFace] = {}
         self._warned: set[str] = set()
 
-    def __call__(self, name: str, ink_saver: bool) -> str:
+    def __call__(self, name: str, ink_saver: bool) -> SheetFace:
         key = (name, ink_saver)
-        if key not in self._uris:
+        if key not in self._faces:
             face = self.face_set.faces[name]
             svg = face.svg
             if ink_saver:
@@ -229,8 +229,8 @@ class FaceUris:
                         f'ink saver: template {face.template} has no <g id="background">; '
                         "its faces print with their background",
                     )
-            self._uris[key] = face_uri(svg)
-        return self._uris[key]
+            self._faces[key] = SheetFace.of(svg)
+        return self._faces[key]
 
 
 @dataclass
@@ -277,9 +277,11 @@ class Planned:
 class SheetBook:
     """All pages of one PDF: planned first (to number them), then drawn."""
 
-    def __init__(self, game, layouts, face_set, paper: Paper, variant: Variant, font, uris, options) -> None:
+    def __init__(
+        self, game, layouts, face_set, paper: Paper, variant: Variant, font, sheet_faces, options
+    ) -> None:
         self.game, self.layouts, self.face_set = game, layouts, face_set
-        self.paper, self.variant, self.font, self.uris = paper, variant, font, uris
+        self.paper, self.variant, self.font, self.sheet_faces = paper, variant, font, sheet_faces
         self.duplex = not variant.gutterfold
         self.edge = options.duplex
         self.offset = (options.back_offset[0] * MM, options.back_offset[1] * MM)
@@ -485,7 +487,7 @@ class SheetBook:
     ) -> Draw:
         def draw(d: PageDrawing) -> tuple[Box | None, Box | None]:
             for slot, name in zip(slots, names, strict=True):
-                d.card(self.uris(name, self.variant.ink_saver), item.canvas, slot.transform, slot.clip)
+                d.card(self.sheet_faces(name, self.variant.ink_saver), item.canvas, slot.transform, slot.clip)
             for mark in marks:
                 d.line(mark)
             if cut_lines:
@@ -497,7 +499,7 @@ class SheetBook:
 
     def _tile_draw(self, item: Item, tile, name: str) -> Draw:
         def draw(d: PageDrawing) -> tuple[Box | None, Box | None]:
-            d.card(self.uris(name, self.variant.ink_saver), item.canvas, tile.transform, tile.clip)
+            d.card(self.sheet_faces(name, self.variant.ink_saver), item.canvas, tile.transform, tile.clip)
             for mark in tile.marks:
                 d.line(mark)
             for seam in tile.cut_seams:

@@ -1,49 +1,44 @@
-"""Print-and-play pages as SVG, and a list of pages as one multi-page vector PDF.
+"""Print-and-play pages, and a list of pages as one multi-page vector PDF.
 
-A page is an SVG document in points that nests the card SVGs as `<image>` elements with
-`data:image/svg+xml` URLs, each placed by a transform and clipped to the trim plus the bleed
-kept on the sheet. Every page is drawn onto ONE cairo PDF surface (one `show_page` per page), so
-each font is embedded once for the whole file, as a subset, and text stays text. Each distinct
-card SVG is drawn once per file, by CairoSVG onto a cairo recording surface (in its own document:
-its ids cannot clash with a neighbour's), and painted wherever it is placed: the PDF holds it
-once, as a Form XObject, however many copies print. Drawing a face leaves its display list
-(`displaylist`: the cairo calls CairoSVG made), kept in the build's cache: the next build
-replays it instead of drawing the SVG again, with the same bytes. Then each page's TrimBox and BleedBox,
-which cairo cannot write, the document information, and a /ID derived from the content are
-patched into cairo's bytes (`pdffinish`): two builds give the same bytes.
+A page is a list of drawing items in points, y down (`PageDrawing`): card faces, each placed by
+a transform and clipped to the trim plus the bleed kept on the sheet, and the marks and text
+around them. Every page is drawn with cairo onto ONE cairo PDF surface (one `show_page` per
+page), so each font is embedded once for the whole file, as a subset, and text stays text.
+Each distinct card face is drawn once per file onto a recording surface (`sheetfaces`) and
+painted wherever it is placed: the PDF holds it once, as a Form XObject, however many copies
+print. Drawing a face leaves its display list (`displaylist`: the cairo calls CairoSVG made),
+kept in the build's cache: the next build replays it instead of drawing the SVG again, with
+the same bytes. Then each page's TrimBox and BleedBox, which cairo cannot write, the document
+information, and a /ID derived from the content are patched into cairo's bytes (`pdffinish`):
+two builds give the same bytes.
 """
 
 from __future__ import annotations
 
-import base64
-import functools
+import hashlib
 import io
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from xml.sax.saxutils import escape, quoteattr
 
 from ..geometry import Box
 from ..impose import MM, Affine, Segment
 from . import pdffinish
-from .displaylist import Drawing, recording_class, replay
 from .fonts import FontMetrics, FontRegistry
+from .sheetfaces import Face, FaceDrawings, FaceError, face
 
 INK = "#000000"
 MARK_STROKE = 0.2 * MM  # crop marks, cut lines: thin, as print shops draw them
-# cairo stamps a creation date on every PDF; this fixed one is replaced (or removed) afterwards.
+# cairo stamps a creation date on every PDF; this fixed one is replaced afterwards.
 _CAIRO_DATE = "2000-01-01T00:00:00Z"
 _BACKGROUND = re.compile(r"""<g(?=\s)([^>]*?\sid\s*=\s*["']background["'][^>]*?)(/?)>""")
+_SLACK = 0.01  # pt: a face this close to the page edge counts as on the page
 
 
 class SheetError(Exception):
     pass
-
-
-def _fmt(value: float) -> str:
-    text = f"{value:.3f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
 
 
 def drop_background(svg: str) -> tuple[str, bool]:
@@ -59,49 +54,53 @@ def drop_background(svg: str) -> tuple[str, bool]:
     return _BACKGROUND.sub(hide, svg), found
 
 
-def face_uri(svg: str) -> str:
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+@dataclass(frozen=True)
+class SheetFace:
+    """A card SVG to place on sheets, named by its digest (pages name it, the PDF draws it once)."""
+
+    key: str
+    svg: str
+
+    @classmethod
+    def of(cls, svg: str) -> SheetFace:
+        return cls(hashlib.sha256(svg.encode("utf-8")).hexdigest()[:32], svg)
 
 
 @dataclass(frozen=True)
 class Page:
-    """One finished page: its SVG and the boxes a print shop reads (page coordinates, y down)."""
+    """One finished page: what to draw, and the boxes a print shop reads (page coordinates,
+    y down). `items` are plain tuples (see `PageDrawing`), card faces named by key in `faces`."""
 
     width: float
     height: float
-    svg: str
+    items: tuple[tuple, ...]
+    faces: Mapping[str, str]  # key -> card SVG
     trim: Box | None = None  # the cards' trim (their union); None: the whole page
     bleed: Box | None = None  # the printed bleed around them
+
+    def key(self) -> str:
+        """Everything the page draws, for a cache key (faces by their digest)."""
+        return repr((self.width, self.height, self.items, self.trim, self.bleed))
 
 
 @dataclass
 class PageDrawing:
-    """Builds one page's SVG; coordinates in points, y down."""
+    """Collects one page's drawing; coordinates in points, y down, colours as #rrggbb."""
 
     width: float
     height: float
     font: str  # the family sheet text is set in (a shipped font)
-    parts: list[str] = field(default_factory=list)
-    defs: list[str] = field(default_factory=list)
+    items: list[tuple] = field(default_factory=list)
+    faces: dict[str, str] = field(default_factory=dict)
 
-    def card(self, uri: str, canvas: tuple[float, float], transform: Affine, clip: Box) -> None:
+    def card(self, face: SheetFace, canvas: tuple[float, float], transform: Affine, clip: Box) -> None:
         """A card canvas (trim + full bleed) placed by `transform`, printed inside `clip`."""
-        clip_id = f"clip{len(self.defs)}"
-        self.defs.append(f'<clipPath id="{clip_id}">{self._rect_tag(clip)}</clipPath>')
+        self.faces[face.key] = face.svg
         t = transform
-        matrix = " ".join(_fmt(v) for v in (t.a, t.b, t.c, t.d, t.e, t.f))
-        self.parts.append(
-            f'<g clip-path="url(#{clip_id})"><g transform="matrix({matrix})">'
-            f'<image x="0" y="0" width="{_fmt(canvas[0])}" height="{_fmt(canvas[1])}" href="{uri}"/>'
-            "</g></g>"
-        )
+        self.items.append(("card", face.key, tuple(canvas), (t.a, t.b, t.c, t.d, t.e, t.f), _box(clip)))
 
     def line(self, s: Segment, width: float = MARK_STROKE, color: str = INK, dash: str | None = None) -> None:
-        extra = f' stroke-dasharray="{dash}"' if dash else ""
-        self.parts.append(
-            f'<line x1="{_fmt(s.x1)}" y1="{_fmt(s.y1)}" x2="{_fmt(s.x2)}" y2="{_fmt(s.y2)}" '
-            f'stroke="{color}" stroke-width="{_fmt(width)}"{extra}/>'
-        )
+        self.items.append(("line", (s.x1, s.y1, s.x2, s.y2), width, color, dash))
 
     def rect(
         self,
@@ -112,18 +111,10 @@ class PageDrawing:
         radius: float = 0.0,
         dash: str | None = None,
     ) -> None:
-        attrs = f' fill="{fill}"'
-        if stroke:
-            attrs += f' stroke="{stroke}" stroke-width="{_fmt(width)}"'
-        if dash:
-            attrs += f' stroke-dasharray="{dash}"'
-        self.parts.append(self._rect_tag(r, radius, attrs))
+        self.items.append(("rect", _box(r), radius, stroke, width, fill, dash))
 
     def circle(self, cx: float, cy: float, r: float, stroke: str = INK, width: float = MARK_STROKE) -> None:
-        self.parts.append(
-            f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(r)}" fill="none" '
-            f'stroke="{stroke}" stroke-width="{_fmt(width)}"/>'
-        )
+        self.items.append(("circle", (cx, cy, r), stroke, width))
 
     def cross(self, x: float, y: float, arm: float, width: float = MARK_STROKE, halo: bool = False) -> None:
         """A cross; with `halo`, on a white outline so that it shows on dark artwork too."""
@@ -146,37 +137,16 @@ class PageDrawing:
         fill: str = INK,
         rotate: float = 0.0,
     ) -> None:
-        """One line of text with its baseline at y."""
-        attrs = (
-            f'x="{_fmt(x)}" y="{_fmt(y)}" font-family={quoteattr(self.font)} font-size="{_fmt(size)}" '
-            f'fill="{fill}" text-anchor="{anchor}"'
-        )
-        if bold:
-            attrs += ' font-weight="bold"'
-        if rotate:
-            attrs += f' transform="rotate({_fmt(rotate)} {_fmt(x)} {_fmt(y)})"'
-        self.parts.append(f"<text {attrs}>{escape(text)}</text>")
+        """One line of text with its baseline at y; `anchor` start, middle or end; `rotate` in
+        degrees, clockwise, about (x, y)."""
+        self.items.append(("text", (x, y), text, self.font, size, bold, anchor, fill, rotate))
 
     def page(self, trim: Box | None = None, bleed: Box | None = None) -> Page:
-        w, h = _fmt(self.width), _fmt(self.height)
-        svg = "\n".join(
-            [
-                '<svg xmlns="http://www.w3.org/2000/svg" version="1.1" '
-                f'width="{w}pt" height="{h}pt" viewBox="0 0 {w} {h}">',
-                f"<defs>{''.join(self.defs)}</defs>",
-                *self.parts,
-                "</svg>",
-            ]
-        )
-        return Page(self.width, self.height, svg, trim, bleed)
+        return Page(self.width, self.height, tuple(self.items), dict(self.faces), trim, bleed)
 
-    @staticmethod
-    def _rect_tag(r: Box, radius: float = 0.0, attrs: str = "") -> str:
-        rounded = f' rx="{_fmt(radius)}" ry="{_fmt(radius)}"' if radius > 0 else ""
-        return (
-            f'<rect x="{_fmt(r.x)}" y="{_fmt(r.y)}" width="{_fmt(r.w)}" height="{_fmt(r.h)}"'
-            f"{rounded}{attrs}/>"
-        )
+
+def _box(r: Box) -> tuple[float, float, float, float]:
+    return (r.x, r.y, r.w, r.h)
 
 
 # ---- PDF -------------------------------------------------------------------------------------
@@ -187,23 +157,6 @@ def pdf_date(epoch: str | None) -> str | None:
     if not epoch or not epoch.strip().isdigit():
         return None
     return datetime.fromtimestamp(int(epoch), UTC).strftime("D:%Y%m%d%H%M%SZ")
-
-
-class FaceDrawings:
-    """Where the faces' display lists are kept between builds; this one keeps none.
-
-    `replayed` and `drawn` count the faces replayed from a display list and drawn by CairoSVG.
-    """
-
-    def __init__(self) -> None:
-        self.replayed = 0
-        self.drawn = 0
-
-    def get(self, svg: bytes) -> bytes | None:
-        return None
-
-    def put(self, svg: bytes, drawing: bytes) -> None:
-        pass
 
 
 def pages_to_pdf(
@@ -219,219 +172,147 @@ def pages_to_pdf(
     Faces are replayed from their display lists in `drawings` where it has them (the same
     bytes as drawing them), and those drawn are stored there.
     """
-    drawings = drawings if drawings is not None else FaceDrawings()
     if not pages:
         raise SheetError("a print-and-play PDF needs at least one page")
     import cairocffi
-    from cairosvg.parser import Tree
 
     out = io.BytesIO()
     surface = cairocffi.PDFSurface(out, pages[0].width, pages[0].height)
     surface.set_metadata(cairocffi.PDF_METADATA_CREATE_DATE, _CAIRO_DATE)
-    page_surface = _page_surface_class()
-    faces: dict[str, Face | None] = {}  # each distinct card SVG, recorded once for the file
+    painter = _Painter(surface, drawings if drawings is not None else FaceDrawings())
     for page in pages:
-        tree = Tree(bytestring=page.svg.encode("utf-8"), unsafe=False, url_fetcher=_data_only)
-        page_surface(surface, tree, page.width, page.height, faces, drawings)
+        surface.set_size(page.width, page.height)
+        painter.draw(page)
         surface.show_page()
     surface.finish()
     return _finish(out.getvalue(), pages, info, date)
 
 
-@dataclass
-class Face:
-    """A card SVG drawn once onto a cairo recording surface, in points from its top-left corner.
+class _Painter:
+    """Draws pages with cairo: the items of `PageDrawing`, each face recorded once per file."""
 
-    Painted as a source, a recording replays as vectors. cairo's PDF backend writes what a page
-    paints from it (a snapshot, shared until the recording is flushed) once, as a Form XObject
-    that every placement reuses, at the end of the first page that paints it, and leaves out
-    whatever lay off that page there. A board tile shows a corner of its board and leaves the
-    rest off the page: unless the face was first placed whole, the recording is flushed after
-    such a placement, so that the next placement gets a snapshot (and an XObject) of its own.
-    """
+    def __init__(self, surface, drawings: FaceDrawings) -> None:
+        import cairocffi
 
-    recording: object  # cairocffi.RecordingSurface
-    width: float  # the card SVG's own size (its width and height attributes), in points
-    height: float
-    placed_whole: bool = False  # its current snapshot was painted whole on a page
+        self.cairo = cairocffi
+        self.surface = surface
+        self.drawings = drawings
+        self.faces: dict[str, Face] = {}
+        self.options = cairocffi.FontOptions()
+        self.options.set_hint_metrics(cairocffi.HINT_METRICS_OFF)  # the advances SheetFont measures
 
+    def draw(self, page: Page) -> None:
+        context = self.cairo.Context(self.surface)
+        context.set_font_options(self.options)
+        self.size = (page.width, page.height)
+        for item in page.items:
+            getattr(self, "_" + item[0])(context, page, *item[1:])
 
-_SVG_DATA = "data:image/svg+xml"
-# Attributes of an <image> that the fast path does not apply: such images go through CairoSVG.
-_UNHANDLED = ("clip", "clip-path", "display", "filter", "mask", "opacity", "visibility")
+    def _face(self, key: str, svg: str) -> Face:
+        found = self.faces.get(key)
+        if found is None:
+            try:
+                found = face(svg, self.surface.get_font_options(), self.drawings)
+            except FaceError as exc:
+                raise SheetError(str(exc)) from exc
+            self.faces[key] = found
+        return found
 
+    def _card(self, context, page: Page, key: str, canvas, matrix, clip) -> None:
+        """The face fitted into its canvas (centred, its aspect kept, as an SVG `<image>`),
+        placed by `matrix` and printed inside `clip`."""
+        card = self._face(key, page.faces[key])
+        width, height = canvas
+        context.save()
+        context.rectangle(*clip)
+        context.clip()
+        context.transform(self.cairo.Matrix(*matrix))
+        whole = self._on_page(context, width, height)
+        context.rectangle(0, 0, width, height)
+        context.clip()
+        scale = min(width / card.width, height / card.height)
+        context.translate((width - card.width * scale) / 2, (height - card.height * scale) / 2)
+        context.scale(scale, scale)
+        context.set_source_surface(card.recording, 0, 0)
+        context.paint()
+        context.restore()
+        if whole:
+            card.placed_whole = True
+        elif not card.placed_whole:
+            card.recording.flush()  # this page keeps its snapshot; see Face
 
-@functools.cache
-def _page_surface_class():
-    """A CairoSVG surface that draws onto an existing cairo surface (one page of many).
+    def _on_page(self, context, width: float, height: float) -> bool:
+        """Whether the box (0, 0, width, height), in the current user space, lies wholly on the page."""
+        corners = [(0, 0), (width, 0), (0, height), (width, height)]
+        xs, ys = zip(*(context.user_to_device(*corner) for corner in corners), strict=True)
+        return (
+            min(xs) >= -_SLACK
+            and min(ys) >= -_SLACK
+            and max(xs) <= self.size[0] + _SLACK
+            and max(ys) <= self.size[1] + _SLACK
+        )
 
-    CairoSVG draws an `<image>` of SVG by parsing it and drawing it again at every placement.
-    This surface instead draws each distinct card SVG (keyed by its data URL) once per file,
-    onto a recording surface, and paints that recording wherever the card is placed, with the
-    transform and clip CairoSVG would have used (`cairosvg.image.image`).
-    """
-    import cairocffi
-    from cairosvg.helpers import node_format, preserve_ratio, size, transform
-    from cairosvg.parser import Tree
-    from cairosvg.surface import Surface
-    from cairosvg.url import parse_url
+    def _line(self, context, page: Page, points, width: float, color: str, dash: str | None) -> None:
+        x1, y1, x2, y2 = points
+        context.move_to(x1, y1)
+        context.line_to(x2, y2)
+        self._stroke(context, color, width, dash)
 
-    class FaceContext(cairocffi.Context):
-        """A context whose font options left at DEFAULT take the PDF surface's values.
+    def _rect(self, context, page: Page, box, radius: float, stroke, width: float, fill: str, dash) -> None:
+        x, y, w, h = box
+        if radius > 0:
+            r = min(radius, w / 2, h / 2)
+            context.new_sub_path()
+            context.arc(x + w - r, y + r, r, -math.pi / 2, 0)
+            context.arc(x + w - r, y + h - r, r, 0, math.pi / 2)
+            context.arc(x + r, y + h - r, r, math.pi / 2, math.pi)
+            context.arc(x + r, y + r, r, math.pi, 3 * math.pi / 2)
+            context.close_path()
+        else:
+            context.rectangle(x, y, w, h)
+        if fill != "none":
+            context.set_source_rgb(*_rgb(fill))
+            context.fill_preserve()
+        if stroke:
+            self._stroke(context, stroke, width, dash)
+        context.new_path()
 
-        Drawn straight onto the PDF surface, text is laid out with its options (unhinted
-        metrics: the advances the templates measure with); a recording surface has none.
-        """
+    def _circle(self, context, page: Page, circle, stroke: str, width: float) -> None:
+        context.new_sub_path()
+        context.arc(*circle, 0, 2 * math.pi)
+        self._stroke(context, stroke, width, None)
 
-        page_options: cairocffi.FontOptions
+    def _stroke(self, context, color: str, width: float, dash: str | None) -> None:
+        context.set_source_rgb(*_rgb(color))
+        context.set_line_width(width)
+        context.set_dash([float(v) for v in dash.split()] if dash else [])
+        context.stroke()
 
-        def set_font_options(self, options) -> None:
-            merged = self.page_options.copy()
-            merged.merge(options)
-            super().set_font_options(merged)
-
-    RecordingFaceContext = recording_class(FaceContext)
-
-    class FaceSurface(Surface):
-        """Draws one card SVG onto a recording surface of its own size (user units = points),
-        logging the cairo calls it makes (`displaylist`)."""
-
-        def __init__(self, tree, page_options, map_rgba, map_image) -> None:
-            self._page_options = page_options
-            super().__init__(tree, None, 72, map_rgba=map_rgba, map_image=map_image)
-
-        @property
-        def context(self):
-            return self._context
-
-        @context.setter
-        def context(self, context) -> None:
-            """CairoSVG's context, made in Surface.__init__ before anything is drawn: replaced by
-            one on the same recording surface that logs its calls."""
-            self._context = face_context(context.get_target(), self._page_options, RecordingFaceContext)
-            self._context.ops = []
-            self._context.set_font_options(self._context.get_font_options())
-
-        def _create_surface(self, width: float, height: float):
-            recording = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, (0, 0, width, height))
-            return recording, width, height
-
-        def finish(self) -> None:  # the recording is painted later, and never finished
-            pass
-
-    def face_context(recording, page_options, cls=FaceContext):
-        context = cls(recording)
-        context.page_options = page_options
-        return context
-
-    class PageSurface(Surface):
-        def __init__(
-            self, shared, tree, width: float, height: float, faces: dict[str, Face | None], drawings
-        ):
-            self._shared, self._size, self._faces, self._drawings = shared, (width, height), faces, drawings
-            super().__init__(tree, None, 72)
-
-        def _create_surface(self, width: float, height: float):
-            if abs(width - self._size[0]) > 0.01 or abs(height - self._size[1]) > 0.01:
-                raise SheetError(f"page SVG is {width} x {height} pt, expected {self._size}")
-            self._shared.set_size(width, height)
-            return self._shared, width, height
-
-        def finish(self) -> None:  # the shared surface is finished once, after the last page
-            pass
-
-        def draw(self, node) -> None:
-            if not (node.tag == "image" and self._place_face(node)):
-                super().draw(node)
-
-        def _face(self, node, href: str) -> Face | None:
-            """The recorded face for an `<image>`'s SVG data URL; None for another image."""
-            if href in self._faces:
-                return self._faces[href]
-            data = node.fetch_url(parse_url(href), "image/*")
-            options = self._shared.get_font_options()
-            stored = self._drawings.get(data)
-            if stored is not None:
-                face = self._replayed(Drawing.loads(stored), options)
-            else:
-                face = self._drawn(node, href, data, options)
-            self._faces[href] = face
-            return face
-
-        def _replayed(self, drawing: Drawing, options) -> Face:
-            recording = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, tuple(drawing.extents))
-            replay(face_context(recording, options), drawing.ops)
-            self._drawings.replayed += 1
-            return Face(recording, drawing.width, drawing.height)
-
-        def _drawn(self, node, href: str, data: bytes, options) -> Face | None:
-            """The face drawn by CairoSVG, its display list stored when it has one."""
-            tree = Tree(url=href, bytestring=data, url_fetcher=node.url_fetcher, unsafe=node.unsafe)
-            width, height, viewbox = node_format(self, tree, reference=False)
-            if not (viewbox and width and height):  # sized by its placement: CairoSVG draws it
-                return None
-            drawn = FaceSurface(tree, options, self.map_rgba, self.map_image)
-            self._drawings.drawn += 1
-            ops = drawn.context.display_list()
-            if ops is not None:
-                extents = list(drawn.cairo.get_extents())
-                self._drawings.put(data, Drawing(width, height, extents, ops).dumps())
-            return Face(drawn.cairo, width, height)
-
-        def _place_face(self, node) -> bool:
-            """Paint a recorded card for an `<image>` of SVG; False to let CairoSVG draw it."""
-            href = node.get_href() or ""
-            if not href.startswith(_SVG_DATA) or any(key in node for key in _UNHANDLED):
-                return False
-            x, y = size(self, node.get("x"), "x"), size(self, node.get("y"), "y")
-            width, height = size(self, node.get("width"), "x"), size(self, node.get("height"), "y")
-            if not (width > 0 and height > 0):
-                return False
-            face = self._face(node, href)
-            if face is None:
-                return False
-            context = self.context
-            context.save()
-            transform(self, node.get("transform"), transform_origin=node.get("transform-origin"))
-            whole = self._on_page(x, y, width, height)
-            # as cairosvg.image.image: clipped to the image's box, the SVG fitted into it
-            node.image_width, node.image_height = face.width, face.height
-            scale_x, scale_y, translate_x, translate_y = preserve_ratio(self, node, width, height)
-            context.rectangle(x, y, width, height)
-            context.clip()
+    def _text(
+        self, context, page: Page, at, text: str, family: str, size, bold, anchor, fill, rotate
+    ) -> None:
+        cairo = self.cairo
+        x, y = at
+        weight = cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL
+        context.save()
+        context.select_font_face(family, cairo.FONT_SLANT_NORMAL, weight)
+        context.set_font_size(size)
+        context.set_source_rgb(*_rgb(fill))
+        if rotate:
             context.translate(x, y)
-            context.scale(scale_x, scale_y)
-            context.translate(translate_x, translate_y)
-            context.set_source_surface(face.recording, 0, 0)
-            context.paint()
-            context.restore()
-            if whole:
-                face.placed_whole = True
-            elif not face.placed_whole:
-                face.recording.flush()  # this page keeps its snapshot; see Face
-            return True
-
-        def _on_page(self, x: float, y: float, width: float, height: float) -> bool:
-            """Whether the box, in the current user space, lies wholly on the page."""
-            corners = [(x, y), (x + width, y), (x, y + height), (x + width, y + height)]
-            xs, ys = zip(*(self.context.user_to_device(*corner) for corner in corners), strict=True)
-            slack = 0.01
-            return (
-                min(xs) >= -slack
-                and min(ys) >= -slack
-                and max(xs) <= self.width + slack
-                and max(ys) <= self.height + slack
-            )
-
-    return PageSurface
+            context.rotate(math.radians(rotate))
+            context.translate(-x, -y)
+        x_bearing, _, width, _, _, _ = context.text_extents(text)
+        shift = {"middle": -(width / 2 + x_bearing), "end": -(width + x_bearing)}.get(anchor, 0.0)
+        context.move_to(x + shift, y)
+        context.show_text(text)
+        context.restore()
 
 
-def _data_only(url: str, resource_type: str) -> bytes:
-    import cairosvg.url
-
-    if url.startswith("data:"):
-        return cairosvg.url.fetch(url, resource_type)
-    raise SheetError(f"refused to fetch {url[:60]!r}: sheets embed their cards as data")
+def _rgb(color: str) -> tuple[float, float, float]:
+    """#rrggbb as cairo's (r, g, b) in 0..1."""
+    value = int(color.lstrip("#"), 16)
+    return ((value >> 16) / 255, ((value >> 8) & 0xFF) / 255, (value & 0xFF) / 255)
 
 
 def _finish(data: bytes, pages: Sequence[Page], info: Mapping[str, str], date: str | None) -> bytes:
