@@ -108,3 +108,69 @@ def test_a_game_loads_the_same_from_the_parse_cache(mini: TempProject) -> None:
     warm = mini.check("mini")
     assert warm.game == cold.game
     assert [str(d) for d in warm.diags] == [str(d) for d in cold.diags]
+
+
+@pytest.fixture
+def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The templates rendered (one name per side drawn, not read from the face cache)."""
+    drawn: list[str] = []
+    render = jinja2.Template.render
+
+    def counting(self: jinja2.Template, *args, **kwargs):
+        drawn.append(self.name)
+        return render(self, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Template, "render", counting)
+    return drawn
+
+
+def overflow(project: TempProject) -> None:
+    """Give card 'cy' a text too long for its box: an error its render finds."""
+    long_text = " ".join(["Draw a card, then discard a card."] * 40)
+    project.replace("mini", "heroes.yaml", 'text: "Heal 2."', f'text: "{long_text}"')
+
+
+def findings(project: TempProject) -> list[str]:
+    return [str(d) for d in project.check("mini").diags]
+
+
+def test_unchanged_cards_come_from_the_face_cache_with_their_findings(
+    mini: TempProject, renders: list[str]
+) -> None:
+    overflow(mini)
+    cold_faces, cold = faces(mini), findings(mini)
+    assert any("text does not fit" in f for f in cold), cold
+    renders.clear()
+    assert faces(mini) == cold_faces
+    assert findings(mini) == cold
+    assert renders == []
+
+
+def test_an_edited_card_is_drawn_again_and_only_it(mini: TempProject, renders: list[str]) -> None:
+    cold = faces(mini)
+    renders.clear()
+    mini.replace("mini", "heroes.yaml", "name: Cy", "name: Cyra")
+    warm = faces(mini)
+    assert renders == ["hero-front.svg.j2"]
+    assert {name for name in warm if warm[name] != cold[name]} == {"cy-front"}
+
+
+def test_a_finding_moves_with_its_card(mini: TempProject) -> None:
+    overflow(mini)
+    assert next(f for f in findings(mini) if "does not fit" in f).startswith("cards/mini/heroes.yaml:21:11")
+    mini.replace("mini", "heroes.yaml", "cards:\n", "# a note\ncards:\n")
+    assert next(f for f in findings(mini) if "does not fit" in f).startswith("cards/mini/heroes.yaml:22:11")
+
+
+def test_a_card_a_template_looks_up_is_part_of_the_key(mini: TempProject, renders: list[str]) -> None:
+    template = mini.root / "templates/mini/spell-front.svg.j2"
+    template.write_text(
+        template.read_text().replace(
+            "{% block face %}", "{% block face %}<desc>{{ find_card(card.caster).name }}</desc>"
+        )
+    )
+    assert "<desc>Ann</desc>" in faces(mini)["zap-front"]
+    renders.clear()
+    mini.replace("mini", "heroes.yaml", "name: Ann", "name: Anna")
+    assert "<desc>Anna</desc>" in faces(mini)["zap-front"]
+    assert "spell-front.svg.j2" in renders

@@ -25,6 +25,8 @@ from ..cache import code_version, digest
 from ..diagnostics import Loc
 from ..model import Card, CardType, Deck, Game, Layout, Unknown
 from .art import ArtLibrary
+from .facecache import FaceCache
+from .fonts import FONTS_FILE
 from .geometry import Box, CardGeometry
 from .style import Style
 from .textsvg import TextPainter
@@ -112,7 +114,7 @@ class CardRenderer:
         display: Callable[[Path], str] = str,
         cache_dir: Path | None = None,
     ) -> None:
-        """`cache_dir` keeps compiled templates between builds (build/.cache)."""
+        """`cache_dir` keeps compiled templates and rendered sides between builds (build/.cache)."""
         self.game = game
         self.display = display  # how messages show a path
         self.layouts = layouts
@@ -136,6 +138,14 @@ class CardRenderer:
             table_id: [dict(row.values) for row in table.rows] for table_id, table in game.tables.items()
         }
         self.env.filters["fmt"] = _fmt
+        self.face_cache = None
+        if cache_dir is not None:
+            fonts = painter.registry
+            font_files = [
+                fonts.folder / FONTS_FILE,
+                *(p for f in fonts.fonts.values() for p in f.faces.values()),
+            ]
+            self.face_cache = FaceCache(cache_dir, game, [game_dir, shared_dir], font_files)
 
     def find_template(self, card_type: CardType, side: str) -> str | None:
         deck = self.game.deck_of_type(card_type.id)
@@ -153,14 +163,34 @@ class CardRenderer:
                 " or ".join(template_names(card_type, self.game.deck_of(card), side))
             )
         layout = self.layouts[card_type.layout]
+        key = self._cache_key(card, side, name, layout)
+        cached = self.face_cache.get(key) if key is not None else None
+        if cached is not None:
+            return cached
         problems: list[Problem] = []
-        context = self._context(card, card_type, layout, problems)
+        looked_up: list[str] = []
+        context = self._context(card, card_type, layout, problems, looked_up)
         svg = self.env.get_template(name).render(**context)
-        return Rendered(svg=svg, template=name, problems=problems)
+        rendered = Rendered(svg=svg, template=name, problems=problems)
+        if key is not None:
+            self.face_cache.put(key, rendered, looked_up)
+        return rendered
+
+    def _cache_key(self, card: Card, side: str, template: str, layout: Layout) -> str | None:
+        """The key of a side in the face cache; None when it is not kept (no cache, or art)."""
+        if self.face_cache is None or self.art.find(self.game.id, card.id) is not None:
+            return None
+        return self.face_cache.key(card, side, template, layout)
 
     def _context(
-        self, card: Card, card_type: CardType, layout: Layout, problems: list[Problem]
+        self,
+        card: Card,
+        card_type: CardType,
+        layout: Layout,
+        problems: list[Problem],
+        looked_up: list[str],
     ) -> dict[str, Any]:
+        """What a template sees; the ids it passes to `find_card` are added to `looked_up`."""
         geom = CardGeometry(layout)
 
         def text(value: Any, box: Box, style: str, field: str = "", **options: Any) -> Markup:
@@ -183,7 +213,10 @@ class CardRenderer:
             return Markup(result.svg)
 
         def find_card(card_id: str) -> CardView | None:
-            other = self.game.card(card_id) if isinstance(card_id, str) else None
+            if not isinstance(card_id, str):
+                return None
+            looked_up.append(card_id)
+            other = self.game.card(card_id)
             return CardView(other, self.game.card_types[other.type]) if other else None
 
         def icon(token: str, x: float, y: float, size: float) -> Markup:
