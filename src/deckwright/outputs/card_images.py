@@ -19,6 +19,7 @@ from ..render.raster import svg_to_png
 from ..render.style import load_style
 from ..render.svg import CardRenderer
 from ..render.textsvg import TextPainter
+from ..source import ParseCache
 from .base import BuildContext
 
 PRINT_DPI = 300
@@ -38,7 +39,7 @@ def make_renderer(
     project: Project, game: Game, layouts: Mapping[str, Layout], fonts: FontRegistry, diags: Diagnostics
 ) -> CardRenderer | None:
     game_dir = project.game_templates_dir(game.folder, game.id)
-    style = load_style(game_dir, diags, project.display)
+    style = load_style(game_dir, diags, project.display, ParseCache(project.build_dir / ".cache"))
     if style is None:
         return None
     try:

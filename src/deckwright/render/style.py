@@ -23,7 +23,7 @@ from markupsafe import escape
 
 from ..diagnostics import Diagnostics, Loc
 from ..readers.common import check_keys, expect_map
-from ..source import SourceError, YMap, load
+from ..source import ParseCache, SourceError, YMap, load
 from ..units import UnitError, to_points
 
 STYLE_FILE = "style.yaml"
@@ -178,12 +178,13 @@ def _points(pts: list[tuple[float, float]]) -> str:
     return " ".join(f"{px:.3f},{py:.3f}" for px, py in pts)
 
 
-def load_style(folder: Path, diags: Diagnostics, display) -> Style | None:
-    """Read `style.yaml` of a game's template folder; None (with diagnostics) if unusable."""
+def load_style(folder: Path, diags: Diagnostics, display, cache: ParseCache | None = None) -> Style | None:
+    """Read `style.yaml` of a game's template folder; None (with diagnostics) if unusable.
+    `cache` keeps the parsed file between builds."""
     path = folder / STYLE_FILE
     shown = display(path)
     try:
-        doc = load(path, shown)
+        doc = load(path, shown, cache)
     except SourceError as exc:
         diags.error(exc.loc, exc.message)
         return None
