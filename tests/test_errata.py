@@ -9,6 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import FIXTURES, REPO, TempProject
+from deckwright.cache import RenderCache
 from deckwright.diagnostics import Diagnostics
 from deckwright.outputs.errata import CSV_COLUMNS, errata_csv, errata_md, errata_pdf, lines
 from deckwright.pipeline import check_game, load_layouts
@@ -95,6 +96,16 @@ def test_errata_pdf_is_reproducible_and_holds_the_rows(quill: TempProject) -> No
         str(f.get_object()["/BaseFont"]) for p in reader.pages for f in p["/Resources"]["/Font"].values()
     }
     assert any("Libertine" in f for f in fonts)
+
+
+def test_a_rebuild_reads_the_errata_pdf_from_the_cache(quill: TempProject, tmp_path) -> None:
+    game = game_of(quill.project, "quill")
+    rows = lines(game)
+    cache = RenderCache(tmp_path / "cache", fonts="the shipped fonts")
+    first = errata_pdf(quill.project, game, rows, Diagnostics(), cache)
+    again = errata_pdf(quill.project, game, rows, Diagnostics(), cache)
+    assert first is not None and again == first
+    assert (cache.stats.renders, cache.stats.hits) == (1, 1)
 
 
 def test_light_vs_darkness_errata_match_appendix_b() -> None:

@@ -5,12 +5,15 @@ WeasyPrint is slow, so the PDFs are built a few times per module (fixtures below
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import io
 import re
 import shutil
 
 import pytest
+from fontTools.pens.recordingPen import RecordingPen
+from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
 from conftest import FIXTURES, REPO, TempProject, messages
@@ -121,7 +124,7 @@ def mini_book(tmp_path_factory) -> tuple[TempProject, dict[str, bytes]]:
     tp = TempProject(tmp_path_factory.mktemp("rulebook") / "project")
     tp.add_game(FIXTURES / "mini")
     add_rulebook(tp)
-    outputs = build(tp)
+    outputs = build(tp, "mini", "--jobs", "2")  # web fonts subset in a worker beside the PDF
     return tp, outputs
 
 
@@ -318,9 +321,53 @@ def test_fonts_are_embedded_and_shipped(mini_book) -> None:
     assert 'src: url("data:font/woff2;base64,' in html and 'url("file:' not in html
 
 
+def test_web_fonts_hold_the_pages_characters_as_shipped(mini_book) -> None:
+    _, outputs = mini_book
+    html = outputs["rulebook.html"].decode("utf-8")
+    text = {ord(c) for c in html} | set(range(0x20, 0x7F))
+    registry = load_registry(REPO / "fonts", Diagnostics())
+    rule = re.compile(
+        r'font-family: "([^"]+)"; src: url\("data:font/woff2;base64,([^"]+)"\); '
+        r"font-weight: (\d+); font-style: (\w+);"
+    )
+    faces = rule.findall(html)
+    assert faces
+    for family, data, weight, style in faces:
+        font = next(f for f in registry.fonts.values() if f.family == family)
+        slot = "-".join(["bold"] * (weight == "700") + ["italic"] * (style == "italic")) or "regular"
+        shipped, subset = TTFont(font.faces[slot]), TTFont(io.BytesIO(base64.b64decode(data)))
+        assert subset.flavor == "woff2"
+        wanted = {c: g for c, g in shipped.getBestCmap().items() if c in text}
+        assert set(subset.getBestCmap()) == set(wanted), (family, slot)
+        for code in sorted(wanted)[:20]:  # the glyphs are the shipped ones
+            drawn = [RecordingPen(), RecordingPen()]
+            shipped.getGlyphSet()[wanted[code]].draw(drawn[0])
+            subset.getGlyphSet()[subset.getBestCmap()[code]].draw(drawn[1])
+            assert drawn[0].value == drawn[1].value, (family, slot, chr(code))
+
+
+def test_a_rebuild_with_the_same_characters_subsets_no_font(mini_book, tmp_path, capsys) -> None:
+    tp, _ = mini_book
+    copy = TempProject(tmp_path / "copy")
+    copy.add_game(tp.root / "cards" / "mini", templates=tp.root / "templates" / "mini")
+
+    def renders(*options: str) -> tuple[int, int]:
+        assert main(["--project", str(copy.root), "build", "mini", "--only", "rulebook", *options]) == 0
+        return tuple(
+            int(n) for n in re.findall(r"\((\d+) rendered, (\d+) from cache\)", capsys.readouterr().out)[0]
+        )
+
+    rendered, _ = renders("--jobs", "2")
+    assert rendered > 1  # the PDF and its faces
+    appendix = copy.root / "cards" / "mini" / "rulebook" / "03-appendix.md"
+    appendix.write_text(appendix.read_text(encoding="utf-8") + f"\n{FILLER}\n", encoding="utf-8")
+    assert renders("--jobs", "2") == (1, rendered - 1)  # the PDF again; every web font from the cache
+
+
 def test_same_bytes_twice(mini_book) -> None:
     tp, outputs = mini_book
-    again = build(tp, "mini", "--no-cache")  # rendered afresh, not read back from build/.cache
+    # rendered afresh (not read back from build/.cache), the web fonts one after another
+    again = build(tp, "mini", "--no-cache", "--jobs", "1")
     assert again["rulebook.pdf"] == outputs["rulebook.pdf"]
     assert again["rulebook.html"] == outputs["rulebook.html"]
     ids = PdfReader(io.BytesIO(outputs["rulebook.pdf"])).trailer["/ID"]

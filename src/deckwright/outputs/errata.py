@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
 from markupsafe import Markup
@@ -30,6 +31,9 @@ from ..project import Project
 from ..render.documents import font_faces, source_date
 from ..render.fonts import load_registry
 from .base import BuildContext, Output
+
+if TYPE_CHECKING:
+    from ..cache import RenderCache
 
 TEMPLATE = "_shared/errata.html.j2"
 FAMILIES = ("Linux Libertine O", "Inter")
@@ -176,8 +180,11 @@ def errata_md(game: Game, rows: list[Line]) -> bytes:
     return "\n".join(md).encode("utf-8")
 
 
-def errata_pdf(project: Project, game: Game, rows: list[Line], diags: Diagnostics) -> bytes | None:
-    """The errata as a PDF (None when the template fails: reported in `diags`)."""
+def errata_pdf(
+    project: Project, game: Game, rows: list[Line], diags: Diagnostics, cache: RenderCache | None = None
+) -> bytes | None:
+    """The errata as a PDF (None when the template fails: reported in `diags`); through `cache`
+    when given, so a rebuild that leaves the errata as they were does not draw them again."""
     font_problems = Diagnostics()
     registry = load_registry(project.fonts_dir, font_problems, project.display)
     font_css = ""
@@ -200,20 +207,24 @@ def errata_pdf(project: Project, game: Game, rows: list[Line], diags: Diagnostic
     except TemplateError as exc:
         diags.error(where, f"errata template: {exc}")
         return None
-    from ..render.weasy import render_pdf  # WeasyPrint loads only when a PDF is drawn
 
-    roots = (project.fonts_dir, project.templates_dir)
-    pdf, warnings = render_pdf(html, project.templates_dir, roots, f"{game.id}/errata")
-    for message in warnings:
-        diags.warning(where, f"errata (WeasyPrint): {message}")
-    return pdf
+    def make() -> bytes:
+        from ..render.weasy import render_pdf  # WeasyPrint loads only when a PDF is drawn
+
+        roots = (project.fonts_dir, project.templates_dir)
+        pdf, warnings = render_pdf(html, project.templates_dir, roots, f"{game.id}/errata")
+        for message in warnings:
+            diags.warning(where, f"errata (WeasyPrint): {message}")
+        return pdf
+
+    return make() if cache is None else cache.through("errata-pdf", f"errata:{game.id}", (html,), make)
 
 
 def build(ctx: BuildContext) -> list[Output]:
     rows = lines(ctx.game)
     if not rows:
         return []  # no errata table: no errata files
-    pdf = errata_pdf(ctx.project, ctx.game, rows, ctx.diags)
+    pdf = errata_pdf(ctx.project, ctx.game, rows, ctx.diags, getattr(ctx, "cache", None))
     if pdf is None:
         return []
     return [

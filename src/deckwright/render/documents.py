@@ -1,12 +1,12 @@
-"""What HTML documents share: fonts for print and for a single-file web page, booklet
-imposition, the document date. The PDF itself is drawn by `weasy.render_pdf`, a module of its own
-because importing WeasyPrint takes more than half a second, which a game without documents should
-not pay. Renderers return bytes; nothing here writes a file.
+"""What HTML documents share: fonts for print and for a single-file web page (the web fonts
+themselves are made in `webfonts.py`), booklet imposition, the document date. The PDF itself is
+drawn by `weasy.render_pdf`, a module of its own because importing WeasyPrint takes more than half
+a second, which a game without documents should not pay. Renderers return bytes; nothing here
+writes a file.
 """
 
 from __future__ import annotations
 
-import base64
 import io
 import os
 import re
@@ -93,25 +93,6 @@ def font_faces(
             )
             files.append(path)
     return "\n".join(rules), files
-
-
-def woff2_data_url(path: Path, text: str) -> str:
-    """The face subset to the characters of `text`, as a WOFF2 data: URL (deterministic)."""
-    from fontTools import subset
-    from fontTools.ttLib import TTFont
-
-    options = subset.Options()
-    options.flavor = "woff2"
-    options.notdef_outline = True
-    options.hinting = False
-    options.drop_tables += ["FFTM"]
-    font = TTFont(str(path), recalcTimestamp=False)
-    subsetter = subset.Subsetter(options)
-    subsetter.populate(unicodes={ord(c) for c in text} | set(range(0x20, 0x7F)))
-    subsetter.subset(font)
-    buffer = io.BytesIO()
-    subset.save_font(font, buffer, options)
-    return "data:font/woff2;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
 # ---- booklet ----------------------------------------------------------------------------------
