@@ -88,3 +88,49 @@ def test_two_clean_builds_give_identical_bytes(tmp_path: Path, capsys) -> None:
         results.append(tree_hashes(project.root / "build" / "mini"))
     assert results[0] == results[1]
     assert any(name.endswith(".png") for name in results[0])
+
+
+def build_only(project: TempProject, capsys, only: str, jobs: str = "1") -> str:
+    code = main(["--project", str(project.root), "build", "mini", "--only", only, "--jobs", jobs])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    return out + err
+
+
+def test_editing_one_card_redraws_its_thumbnail_and_composes_its_sheet(mini: TempProject, capsys) -> None:
+    log = build_only(mini, capsys, "cards,proofs")
+    assert renders(log) == 6  # five images, each with its thumbnail, and the sheet
+    mini.replace("mini", "heroes.yaml", 'text: "Heal 2."', 'text: "Heal 3."')
+    log = build_only(mini, capsys, "cards,proofs")
+    assert "(2 rendered" in log  # cy's image with its thumbnail, and the sheet from the cache's others
+    assert "thumbnails" not in log  # no thumbnail drawn on its own
+
+
+def test_proofs_alone_draw_only_thumbnails(mini: TempProject, capsys) -> None:
+    assert renders(build_only(mini, capsys, "proofs")) == 6  # five thumbnails and the sheet
+    mini.replace("mini", "heroes.yaml", 'text: "Heal 2."', 'text: "Heal 3."')
+    assert renders(build_only(mini, capsys, "proofs")) == 2  # cy's thumbnail and the sheet
+    assert renders(build_only(mini, capsys, "cards")) == 5  # the thumbnails made no full-size image
+
+
+def test_a_sheet_is_the_same_from_thumbnails_drawn_with_the_images_or_alone(tmp_path: Path, capsys) -> None:
+    sheets = []
+    for n, only in enumerate(("cards,proofs", "proofs")):
+        project = TempProject(tmp_path / f"p{n}")
+        project.add_game(FIXTURES / "mini")
+        build_only(project, capsys, only)
+        sheets.append((project.root / "build/mini/proofs/main.png").read_bytes())
+    assert sheets[0] == sheets[1]
+
+
+def test_a_pool_gives_each_face_its_own_images(tmp_path: Path, capsys, monkeypatch) -> None:
+    from deckwright.outputs import card_images
+
+    monkeypatch.setattr(card_images, "POOL_FROM", 2)  # the mini game's five faces go to the pool
+    results = []
+    for n, jobs in enumerate(("1", "2")):
+        project = TempProject(tmp_path / f"p{n}")
+        project.add_game(FIXTURES / "mini")
+        build_only(project, capsys, "cards,proofs", jobs)
+        results.append(tree_hashes(project.root / "build" / "mini"))
+    assert results[0] == results[1]

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import multiprocessing
 import re
-from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterable, Mapping
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 
 from ..cache import digest, files_digest
 from ..diagnostics import Diagnostics, Loc
 from ..model import Game, Layout
 from ..project import Project
 from ..render.art import ArtLibrary
-from ..render.faces import FaceSet, render_faces
+from ..render.faces import Face, FaceSet, render_faces
 from ..render.fonts import FontError, FontRegistry
 from ..render.raster import svg_to_png
 from ..render.style import load_style
@@ -23,6 +24,8 @@ from ..source import ParseCache
 from .base import BuildContext
 
 PRINT_DPI = 300
+THUMB_WIDTH = 180  # px: a face's width on the proof sheets
+POOL_FROM = 8  # jobs: fewer are drawn in this process, as starting a pool would cost more
 
 
 def pixel_size(layout: Layout) -> tuple[int, int]:
@@ -33,6 +36,11 @@ def pixel_size(layout: Layout) -> tuple[int, int]:
         round((layout.width + 2 * layout.bleed) / 72 * PRINT_DPI),
         round((layout.height + 2 * layout.bleed) / 72 * PRINT_DPI),
     )
+
+
+def thumb_size(layout: Layout) -> tuple[int, int]:
+    width, height = pixel_size(layout)
+    return THUMB_WIDTH, round(height * THUMB_WIDTH / width)
 
 
 def make_renderer(
@@ -77,45 +85,117 @@ def faces(ctx: BuildContext) -> FaceSet:
 
 
 def face_pngs(ctx: BuildContext) -> dict[str, bytes]:
-    """PNG bytes per face name: from the cache, else rasterised in a process pool."""
+    """PNG bytes per face name: from the cache, else drawn in a process pool, each with its
+    thumbnail (see `face_thumbs`)."""
 
     def make() -> dict[str, bytes]:
         face_set = faces(ctx)
         pngs: dict[str, bytes] = {}
-        todo: list[tuple[str, str, tuple[str, int, int]]] = []  # name, cache key, job
+        todo: list[str] = []
         for name in sorted(face_set.faces):
-            face = face_set.faces[name]
-            width, height = pixel_size(face.layout)
-            key = ctx.cache.key("png", face.svg, f"{width}x{height}", fonts=used_fonts_digest(ctx, face.svg))
-            cached = ctx.cache.get(key)
+            cached = ctx.cache.get(_png_key(ctx, face_set.faces[name]))
             if cached is not None:
                 ctx.cache.stats.hits += 1
                 pngs[name] = cached
             else:
-                todo.append((name, key, (face.svg, width, height)))
-        jobs = [job for _, _, job in todo]
-        ctx.progress.start(f"{ctx.game.id}: card images", len(jobs))
-        rendered = []
-        if ctx.options.jobs <= 1 or len(jobs) < 8:
-            for job in jobs:
-                rendered.append(svg_to_png(*job))
-                ctx.progress.advance()
-        else:
-            # fork: workers inherit the fontconfig set-up and CairoSVG's text metrics setting
-            # (fonts.activate), which a fresh interpreter would not have.
-            fork = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(max_workers=ctx.options.jobs, mp_context=fork) as pool:
-                for png in pool.map(_rasterise, jobs, chunksize=2):
-                    rendered.append(png)
-                    ctx.progress.advance()
-        ctx.progress.finish(f"{len(jobs)} rendered, {len(pngs)} from cache")
-        for (name, key, _), png in zip(todo, rendered, strict=True):
-            ctx.cache.put(key, png)
+                todo.append(name)
+        jobs = [_job(face_set.faces[name], png=True) for name in todo]
+        drawn = _draw_all(ctx, "card images", jobs, len(pngs))
+        thumbs = ctx.shared.setdefault("drawn-thumbs", {})
+        for name, (png, thumb) in zip(todo, drawn, strict=True):
+            face = face_set.faces[name]
+            ctx.cache.put(_png_key(ctx, face), png)
             ctx.cache.record_render(f"png:{name}")
-            pngs[name] = png
+            ctx.cache.put(_thumb_key(ctx, face), thumb)
+            pngs[name], thumbs[name] = png, thumb
         return pngs
 
     return ctx.memo("face-pngs", make)
+
+
+def face_thumbs(ctx: BuildContext, names: Iterable[str]) -> dict[str, bytes]:
+    """Proof-sheet thumbnail PNG bytes per face name: drawn with the face's PNG in this build,
+    from the cache, else drawn on their own (a thumbnail alone skips the full-size pixels)."""
+    face_set = faces(ctx)
+    drawn_thumbs = ctx.shared.setdefault("drawn-thumbs", {})
+    thumbs: dict[str, bytes] = {}
+    todo: list[str] = []
+    for name in sorted(set(names)):
+        if name in drawn_thumbs:
+            thumbs[name] = drawn_thumbs[name]
+        elif (cached := ctx.cache.get(_thumb_key(ctx, face_set.faces[name]))) is not None:
+            ctx.cache.stats.hits += 1
+            thumbs[name] = cached
+        else:
+            todo.append(name)
+    if not todo:
+        return thumbs
+    jobs = [_job(face_set.faces[name], png=False) for name in todo]
+    drawn = _draw_all(ctx, "thumbnails", jobs, len(thumbs))
+    for name, (_, thumb) in zip(todo, drawn, strict=True):
+        ctx.cache.put(_thumb_key(ctx, face_set.faces[name]), thumb)
+        ctx.cache.record_render(f"thumb:{name}")
+        thumbs[name] = drawn_thumbs[name] = thumb
+    return thumbs
+
+
+def _png_key(ctx: BuildContext, face: Face) -> str:
+    width, height = pixel_size(face.layout)
+    return ctx.cache.key("png", face.svg, f"{width}x{height}", fonts=used_fonts_digest(ctx, face.svg))
+
+
+def _thumb_key(ctx: BuildContext, face: Face) -> str:
+    width, height = thumb_size(face.layout)
+    return ctx.cache.key("thumb", face.svg, f"{width}x{height}", fonts=used_fonts_digest(ctx, face.svg))
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One face to draw in a worker: its PNG (when `png`) and its proof-sheet thumbnail."""
+
+    svg: str
+    size: tuple[int, int]
+    thumb: tuple[int, int]
+    png: bool
+
+    @property
+    def cost(self) -> tuple[int, int]:
+        """For ordering only: full-size pixels dominate, then the SVG's length."""
+        return (self.size[0] * self.size[1] if self.png else 0, len(self.svg))
+
+
+def _job(face: Face, png: bool) -> _Job:
+    return _Job(face.svg, pixel_size(face.layout), thumb_size(face.layout), png)
+
+
+_Drawn = tuple[bytes | None, bytes]  # a face's PNG (None when not asked for) and thumbnail
+
+
+def _draw(job: _Job) -> _Drawn:
+    return svg_to_png(job.svg, *job.size) if job.png else None, svg_to_png(job.svg, *job.thumb)
+
+
+def _draw_all(ctx: BuildContext, what: str, jobs: list[_Job], cached: int) -> list[_Drawn]:
+    """Every job's drawing, in the jobs' order: in this process for a few, else in a pool."""
+    ctx.progress.start(f"{ctx.game.id}: {what}", len(jobs))
+    drawn: list[_Drawn | None] = [None] * len(jobs)
+    if ctx.options.jobs <= 1 or len(jobs) < POOL_FROM:
+        for i, job in enumerate(jobs):
+            drawn[i] = _draw(job)
+            ctx.progress.advance()
+    else:
+        # Largest first (the boards), so that no worker is left drawing a board alone at the end.
+        order = sorted(range(len(jobs)), key=lambda i: jobs[i].cost, reverse=True)
+        # fork: workers inherit the fontconfig set-up and CairoSVG's text metrics setting
+        # (fonts.activate), which a fresh interpreter would not have.
+        fork = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=ctx.options.jobs, mp_context=fork) as pool:
+            futures = {pool.submit(_draw, jobs[i]): i for i in order}
+            for future in as_completed(futures):
+                drawn[futures[future]] = future.result()
+                ctx.progress.advance()
+    ctx.progress.finish(f"{len(jobs)} rendered, {cached} from cache")
+    return drawn
 
 
 _FONT_FAMILY = re.compile(r'font-family="([^"]+)"')
@@ -130,7 +210,3 @@ def used_fonts_digest(ctx: BuildContext, svg: str) -> str:
     )
     ids = sorted({ctx.fonts.font(family).id for family in set(_FONT_FAMILY.findall(svg))})
     return digest(*(f"{i}:{per_font[i]}" for i in ids))
-
-
-def _rasterise(job: tuple[str, int, int]) -> bytes:
-    return svg_to_png(*job)

@@ -1,8 +1,9 @@
 """`build/<game>/proofs/<deck>.png`: a contact sheet of every face of a deck with its id.
 
 For a quick look before printing: faces in database order, backs after fronts, each labelled
-with its face name, at a small scale. Thumbnails are drawn from the SVGs at their small size
-(decoding a 300 DPI board PNG to shrink it would take ~90 MB a board).
+with its face name, at a small scale. The thumbnails come from card_images: each is the face's
+drawing replayed small (never a 300 DPI image shrunk: a board's would be ~90 MB), cached per
+face, so editing one card redraws one thumbnail and composes its deck's sheet again.
 """
 
 from __future__ import annotations
@@ -11,24 +12,22 @@ import io
 
 from PIL import Image, ImageDraw, ImageFont
 
-from ..render.faces import Face
-from ..render.raster import svg_to_image
+from ..render.png import encode_rgb
 from .base import BuildContext, Output
-from .card_images import faces, pixel_size
+from .card_images import THUMB_WIDTH, face_thumbs, faces
 
-THUMB_WIDTH = 180  # px per card image
 COLUMNS = 8
 GAP = 16
 LABEL = 30
 LABEL_FONT = ("inter", "regular", "normal")
+SCREEN_DPI = 72  # a sheet is looked at, not printed
 
 
 def build(ctx: BuildContext) -> list[Output]:
     face_set = faces(ctx)
     if ctx.diags.has_errors:
         return []
-    label_face = ctx.fonts.face(*LABEL_FONT)
-    outputs = []
+    decks: dict[str, list[str]] = {}  # deck id: its face names, in sheet order
     for deck in ctx.game.decks.values():
         names: list[str] = []
         for card in ctx.game.cards:
@@ -36,24 +35,28 @@ def build(ctx: BuildContext) -> list[Output]:
                 for name in (face_set.front_of.get(card.id), face_set.back_of.get(card.id)):
                     if name is not None and name not in names:
                         names.append(name)
-        if not names:
-            continue
-        parts = [n for name in names for n in (name, face_set.faces[name].svg)]
+        if names:
+            decks[deck.id] = names
+    keys = {
+        deck: ctx.cache.key("proof", *(n for name in names for n in (name, face_set.faces[name].svg)))
+        for deck, names in decks.items()
+    }
+    sheets = {deck: ctx.cache.get(key) for deck, key in keys.items()}
+    ctx.cache.stats.hits += sum(sheet is not None for sheet in sheets.values())
+    missing = [deck for deck, sheet in sheets.items() if sheet is None]
+    if missing:
+        thumbs = face_thumbs(ctx, (name for deck in missing for name in decks[deck]))
+        label_face = ctx.fonts.face(*LABEL_FONT)
+        font = ImageFont.truetype(str(label_face.path), 14, layout_engine=ImageFont.Layout.BASIC)
+        for deck in missing:
+            sheets[deck] = _sheet([(name, thumbs[name]) for name in decks[deck]], font)
+            ctx.cache.put(keys[deck], sheets[deck])
+            ctx.cache.record_render(f"proof:{deck}")
+    return [Output(f"proofs/{deck}.png", sheet) for deck, sheet in sheets.items()]
 
-        def make(names: list[str] = names) -> bytes:
-            font = ImageFont.truetype(str(label_face.path), 14, layout_engine=ImageFont.Layout.BASIC)
-            return _sheet([(n, face_set.faces[n]) for n in names], font)
 
-        sheet = ctx.cache.through("proof", f"proof:{deck.id}", parts, make)
-        outputs.append(Output(f"proofs/{deck.id}.png", sheet))
-    return outputs
-
-
-def _sheet(faces: list[tuple[str, Face]], font: ImageFont.FreeTypeFont) -> bytes:
-    thumbs = []
-    for name, face in faces:
-        width, height = pixel_size(face.layout)
-        thumbs.append((name, svg_to_image(face.svg, THUMB_WIDTH, round(height * THUMB_WIDTH / width))))
+def _sheet(faces: list[tuple[str, bytes]], font: ImageFont.FreeTypeFont) -> bytes:
+    thumbs = [(name, Image.open(io.BytesIO(png))) for name, png in faces]
     cell_h = max(t.height for _, t in thumbs) + LABEL
     columns = min(COLUMNS, len(thumbs))
     rows = -(-len(thumbs) // columns)
@@ -65,6 +68,5 @@ def _sheet(faces: list[tuple[str, Face]], font: ImageFont.FreeTypeFont) -> bytes
         sheet.paste(thumb, (x, y))
         label = name if draw.textlength(name, font=font) <= THUMB_WIDTH else name[:24] + "…"
         draw.text((x, y + thumb.height + 6), label, fill="#222222", font=font)
-    out = io.BytesIO()
-    sheet.save(out, format="PNG", compress_level=6)
-    return out.getvalue()
+    # The card images' encoder: ~10x faster than Pillow's zlib at level 6, files ~8 % larger.
+    return encode_rgb(sheet, dpi=SCREEN_DPI)
