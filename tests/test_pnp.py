@@ -415,6 +415,13 @@ def test_replayed_faces_give_the_same_pdf_bytes() -> None:
     assert pages_to_pdf(pages, {"Title": "t"}, drawings=again) == live
     assert (again.drawn, again.replayed) == (1, 2)
     assert texts(reader_of(live))[0].count("Aldric") == 2
+    # a damaged entry (or one naming a call the recorder never writes) is drawn afresh
+    first_face, second_face = list(store)
+    store[first_face] = store[first_face][:-40]
+    store[second_face] = store[second_face].replace(b'["save"]', b'["show_page"]', 1)
+    damaged = DictDrawings(store)
+    assert pages_to_pdf(pages, {"Title": "t"}, drawings=damaged) == live
+    assert (damaged.drawn, damaged.replayed) == (3, 0)
 
 
 def _log(capsys) -> str:

@@ -193,17 +193,24 @@ def _pdf(job: tuple[list[Page], dict[str, str], str | None, FaceDrawings]) -> tu
 
 
 class CachedDrawings(FaceDrawings):
-    """The faces' display lists in the render cache, keyed by the face SVG (and the fonts)."""
+    """The faces' display lists in the render cache, keyed by the face SVG, the fonts, and the
+    CairoSVG and cairo that made the calls (a new version may draw differently)."""
 
     def __init__(self, cache: RenderCache) -> None:
         super().__init__()
         self.cache = cache
 
+    def _key(self, svg: bytes) -> str:
+        import cairocffi
+        import cairosvg
+
+        return self.cache.key("pnp-face", cairosvg.__version__, cairocffi.cairo_version_string(), svg)
+
     def get(self, svg: bytes) -> bytes | None:
-        return self.cache.get(self.cache.key("pnp-face", svg))
+        return self.cache.get(self._key(svg))
 
     def put(self, svg: bytes, drawing: bytes) -> None:
-        self.cache.put(self.cache.key("pnp-face", svg), drawing)
+        self.cache.put(self._key(svg), drawing)
 
 
 class SheetFaces:

@@ -112,6 +112,11 @@ _READ = frozenset(
     }
 )
 _SCALARS = (int, float, str)
+_REPLAYABLE = frozenset(_PLAIN + _OBJECT)
+
+
+class DisplayListError(Exception):
+    """A stored display list that cannot be read or replayed."""
 
 
 @dataclass
@@ -129,7 +134,11 @@ class Drawing:
 
     @classmethod
     def loads(cls, data: bytes) -> Drawing:
-        return cls(*json.loads(data))
+        try:
+            width, height, extents, ops = json.loads(data)
+        except ValueError as exc:
+            raise DisplayListError(f"unreadable display list: {exc}") from exc
+        return cls(width, height, extents, ops)
 
 
 def recording_class(base: type) -> type:
@@ -266,15 +275,24 @@ _ENCODE = {
 
 
 def replay(context, ops: list[list[Any]]) -> None:
-    """Make the recorded calls on `context` (a cairocffi context of the recorded class's base)."""
+    """Make the recorded calls on `context` (a cairocffi context of the recorded class's base).
+
+    Raises DisplayListError for a list this module did not write (then `context` is spoilt)."""
+    import cairocffi
+
     decode = _decoders()
-    for op in ops:
-        name = op[0]
-        special = decode.get(name)
-        if special is not None:
-            special(context, op[1:])
-        else:
-            getattr(context, name)(*op[1:])
+    try:
+        for op in ops:
+            name = op[0]
+            if name not in _REPLAYABLE:
+                raise DisplayListError(f"not a recorded call: {name!r}")
+            special = decode.get(name)
+            if special is not None:
+                special(context, op[1:])
+            else:
+                getattr(context, name)(*op[1:])
+    except (TypeError, ValueError, IndexError, KeyError, cairocffi.CairoError) as exc:
+        raise DisplayListError(f"display list does not replay: {exc}") from exc
 
 
 @functools.cache

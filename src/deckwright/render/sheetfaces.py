@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from .displaylist import Drawing, recording_class, replay
+from .displaylist import DisplayListError, Drawing, recording_class, replay
 
 
 class FaceError(Exception):
@@ -61,8 +61,13 @@ def face(svg: str, page_options, drawings: FaceDrawings) -> Face:
     data = svg.encode("utf-8")
     stored = drawings.get(data)
     if stored is not None:
-        drawings.replayed += 1
-        return _replayed(Drawing.loads(stored), page_options)
+        try:
+            replayed = _replayed(Drawing.loads(stored), page_options)
+        except DisplayListError:
+            pass  # a damaged cache entry only costs the drawing
+        else:
+            drawings.replayed += 1
+            return replayed
     drawings.drawn += 1
     return _drawn(data, page_options, drawings)
 
