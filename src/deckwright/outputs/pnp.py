@@ -51,7 +51,7 @@ from ..model import Card, Game, Layout, Unknown
 from ..readers.papers import Paper, read_papers
 from ..render.faces import FaceSet
 from ..render.fonts import FontError
-from ..render.sheetfaces import FaceDrawings
+from ..render.sheetfaces import FaceDrawings, record, worth_recording
 from ..render.sheets import (
     MARK_STROKE,
     Page,
@@ -157,9 +157,10 @@ def _render(
         else:
             todo.append((label, key, (pages, info, date)))
     ctx.progress.start(f"{ctx.game.id}: print-and-play PDFs", len(todo))
-    jobs = [(*job, CachedDrawings(ctx.cache)) for _, _, job in todo]
-    rendered, replayed, drawn = [], 0, 0
-    for data, faces_replayed, faces_drawn in _draw(jobs, ctx.options.jobs):
+    lists, drawn = _face_lists(ctx, [job[0] for _, _, job in todo])
+    jobs = [(*job, CachedDrawings(ctx.cache, lists)) for _, _, job in todo]
+    rendered, replayed = [], 0
+    for data, faces_replayed, faces_drawn in _map(_pdf, jobs, ctx.options.jobs):
         rendered.append(data)
         replayed, drawn = replayed + faces_replayed, drawn + faces_drawn
         ctx.progress.advance()
@@ -173,16 +174,40 @@ def _render(
     return [(label, done[label]) for label, _, _ in books]
 
 
-def _draw(jobs: list, workers: int) -> Iterator[tuple[bytes, int, int]]:
-    """`_pdf` of each job, in order: in worker processes with --jobs, else one after the other
-    (so that later books replay the faces the first one drew)."""
-    if workers <= 1 or len(jobs) < 2:
-        yield from map(_pdf, jobs)
+def _face_lists(ctx: BuildContext, books: list[list[Page]]) -> tuple[dict[bytes, bytes], int]:
+    """The display lists of the faces these books print, by face SVG, and how many were drawn.
+
+    Those not in the cache are drawn now, once for all books and spread over the workers,
+    rather than once by every book. A lone book on one worker just draws its faces itself.
+    """
+    if len(books) < 2 and ctx.options.jobs <= 1:
+        return {}, 0
+    drawings = CachedDrawings(ctx.cache)
+    faces = {key: svg for pages in books for page in pages for key, svg in page.faces.items()}
+    lists: dict[bytes, bytes] = {}
+    missing: list[bytes] = []
+    for svg in (svg.encode("utf-8") for svg in faces.values()):
+        stored = drawings.get(svg)
+        if stored is not None:
+            lists[svg] = stored
+        elif worth_recording(svg):
+            missing.append(svg)
+    for svg, data in zip(missing, _map(record, missing, ctx.options.jobs), strict=True):
+        if data is not None:
+            lists[svg] = data
+            drawings.put(svg, data)
+    return lists, len(missing)
+
+
+def _map(function: Callable, items: list, workers: int) -> Iterator:
+    """`function` of each item, in order: in worker processes with --jobs, else here."""
+    if workers <= 1 or len(items) < 2:
+        yield from map(function, items)
         return
     # fork: workers inherit the fontconfig set-up made before cairo was first imported
     fork = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=fork) as pool:
-        yield from pool.map(_pdf, jobs)
+    with ProcessPoolExecutor(max_workers=min(workers, len(items)), mp_context=fork) as pool:
+        yield from pool.map(function, items)
 
 
 def _pdf(job: tuple[list[Page], dict[str, str], str | None, FaceDrawings]) -> tuple[bytes, int, int]:
@@ -193,12 +218,14 @@ def _pdf(job: tuple[list[Page], dict[str, str], str | None, FaceDrawings]) -> tu
 
 
 class CachedDrawings(FaceDrawings):
-    """The faces' display lists in the render cache, keyed by the face SVG, the fonts, and the
-    CairoSVG and cairo that made the calls (a new version may draw differently)."""
+    """The faces' display lists: those handed over (`lists`, by face SVG), else those in the
+    render cache, keyed by the face SVG, the fonts, and the CairoSVG and cairo that made the
+    calls (a new version may draw differently)."""
 
-    def __init__(self, cache: RenderCache) -> None:
+    def __init__(self, cache: RenderCache, lists: dict[bytes, bytes] | None = None) -> None:
         super().__init__()
         self.cache = cache
+        self.lists = lists or {}
 
     def _key(self, svg: bytes) -> str:
         import cairocffi
@@ -207,7 +234,8 @@ class CachedDrawings(FaceDrawings):
         return self.cache.key("pnp-face", cairosvg.__version__, cairocffi.cairo_version_string(), svg)
 
     def get(self, svg: bytes) -> bytes | None:
-        return self.cache.get(self._key(svg))
+        found = self.lists.get(svg)
+        return found if found is not None else self.cache.get(self._key(svg))
 
     def put(self, svg: bytes, drawing: bytes) -> None:
         self.cache.put(self._key(svg), drawing)

@@ -9,6 +9,7 @@ print.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 
 from .displaylist import DisplayListError, Drawing, recording_class, replay
@@ -53,11 +54,43 @@ class Face:
     placed_whole: bool = False  # its current snapshot was painted whole on a page
 
 
-def face(svg: str, page_options, drawings: FaceDrawings) -> Face:
-    """The face of this SVG, replayed from `drawings` or drawn (and its display list stored).
+@functools.cache
+def page_font_options():
+    """A PDF surface's font options, which a face's text is laid out with: the same for a face
+    drawn for a PDF and one drawn only to record its display list."""
+    import io
 
-    `page_options` are the PDF surface's font options, which the face's text is laid out with.
-    """
+    import cairocffi
+
+    return cairocffi.PDFSurface(io.BytesIO(), 1, 1).get_font_options()
+
+
+# Elements whose drawing a display list cannot hold (`displaylist`): a face using them is drawn
+# afresh for every PDF, so recording it ahead (`record`) would be wasted.
+_UNRECORDABLE = re.compile(rb"<(?:image|pattern|mask|filter)\b|\s(?:mask|filter)\s*=")
+
+
+def worth_recording(svg: bytes) -> bool:
+    return _UNRECORDABLE.search(svg) is None
+
+
+def record(svg: bytes) -> bytes | None:
+    """Draw the face only to get its display list (None: it has none), for PDFs to replay."""
+
+    class Keep(FaceDrawings):
+        kept: bytes | None = None
+
+        def put(self, svg: bytes, drawing: bytes) -> None:
+            self.kept = drawing
+
+    keep = Keep()
+    _drawn(svg, page_font_options(), keep)
+    return keep.kept
+
+
+def face(svg: str, drawings: FaceDrawings) -> Face:
+    """The face of this SVG, replayed from `drawings` or drawn (and its display list stored)."""
+    page_options = page_font_options()
     data = svg.encode("utf-8")
     stored = drawings.get(data)
     if stored is not None:

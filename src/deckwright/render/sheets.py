@@ -212,7 +212,7 @@ class _Painter:
         found = self.faces.get(key)
         if found is None:
             try:
-                found = face(svg, self.surface.get_font_options(), self.drawings)
+                found = face(svg, self.drawings)
             except FaceError as exc:
                 raise SheetError(str(exc)) from exc
             self.faces[key] = found
