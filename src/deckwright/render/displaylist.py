@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,7 +126,7 @@ class Drawing:
     width: float  # the SVG's own size, which its placement fits into the card's canvas
     height: float
     extents: list[float]  # the recording surface's (x, y, width, height)
-    ops: list[list[Any]]
+    ops: list[Sequence[Any]]
 
     def dumps(self) -> bytes:
         data = [self.width, self.height, self.extents, self.ops]
@@ -164,14 +164,14 @@ def recording_class(base: type) -> type:
     return type(f"Recording{base.__name__}", (base,), methods)
 
 
-def _display_list(self) -> list[list[Any]] | None:
+def _display_list(self) -> list[Sequence[Any]] | None:
     """The logged calls; None if a call could not be logged, or a gradient changed after use."""
     if self.ops is None or any(_pattern_args(p) != args for p, args in self.patterns):
         return None
     return self.ops
 
 
-def _logged(base: type, name: str, encode: Callable[[Any, tuple], list | None]) -> Callable:
+def _logged(base: type, name: str, encode: Callable[[Any, tuple], Sequence | None]) -> Callable:
     method = getattr(base, name)
 
     def call(self, *args, **kwargs):
@@ -180,7 +180,7 @@ def _logged(base: type, name: str, encode: Callable[[Any, tuple], list | None]) 
             if encoded is None:
                 self.ops = None
             else:
-                self.ops.append([name, *encoded])
+                self.ops.append((name, *encoded))
         return method(self, *args, **kwargs)
 
     call.__name__ = name
@@ -198,12 +198,20 @@ def _spoiling(base: type, name: str) -> Callable:
     return call
 
 
-def _plain_args(context, args: tuple) -> list | None:
+def _plain_args(context, args: tuple) -> tuple | list | None:
+    for arg in args:
+        if type(arg) not in _SCALARS:
+            return _nested_args(args)
+    return args  # the common case, kept cheap: most calls draw
+
+
+def _nested_args(args: tuple) -> list | None:
+    """Arguments holding lists (a path, dashes), copied: the caller may change its own later."""
     out = []
     for arg in args:
         if type(arg) in _SCALARS:
             out.append(arg)
-        elif isinstance(arg, (list, tuple)) and all(_plain_tree(a) for a in arg):  # a path, dashes
+        elif isinstance(arg, (list, tuple)) and all(_plain_tree(a) for a in arg):
             out.append(json.loads(json.dumps(arg)))
         else:
             return None
@@ -274,7 +282,7 @@ _ENCODE = {
 }
 
 
-def replay(context, ops: list[list[Any]]) -> None:
+def replay(context, ops: list[Sequence[Any]]) -> None:
     """Make the recorded calls on `context` (a cairocffi context of the recorded class's base).
 
     Raises DisplayListError for a list this module did not write (then `context` is spoilt)."""
