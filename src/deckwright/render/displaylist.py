@@ -148,8 +148,10 @@ def recording_class(base: type) -> type:
     cannot hold. Every public method of cairo's context is either logged, read-only, or spoils
     the list: nothing changes the drawing unseen.
     """
+    import cairocffi
+
     methods: dict[str, Callable] = {}
-    for name in dir(base):
+    for name in dir(cairocffi.Context):  # cairo's calls; `base` may add helpers of its own
         if name.startswith("_") or name in _READ or not callable(getattr(base, name)):
             continue
         if name in _PLAIN:
@@ -231,15 +233,40 @@ def _matrix_args(context, args: tuple) -> list | None:
 
 
 def _font_options_args(context, args: tuple) -> list | None:
+    """The options as the values replay sets; None if those would not have the same effect
+    (an option set that has no getter). A context class that changes the options it is given
+    says how in `effective_font_options`."""
     options = args[0]
-    values = [
+    values = (
         options.get_antialias(),
         options.get_subpixel_order(),
         options.get_hint_style(),
         options.get_hint_metrics(),
-    ]
-    variations = options.get_variations() if hasattr(options, "get_variations") else None
-    return [values, variations]
+    )
+    variations = options.get_variations()
+    effective = getattr(context, "effective_font_options", lambda given: given)
+    if effective(_font_options(values, variations)) != effective(options):
+        return None
+    return [list(values), variations]
+
+
+@functools.cache
+def _font_options(values: tuple[int, ...], variations: str | None):
+    """cairo font options with these values (antialias, subpixel order, hint style, hint metrics)."""
+    import cairocffi
+
+    options = cairocffi.FontOptions()
+    setters = (
+        options.set_antialias,
+        options.set_subpixel_order,
+        options.set_hint_style,
+        options.set_hint_metrics,
+    )
+    for setter, value in zip(setters, values, strict=True):
+        setter(value)
+    if variations is not None:
+        options.set_variations(variations)
+    return options
 
 
 def _source_args(context, args: tuple) -> list | None:
@@ -310,24 +337,9 @@ def _decoders() -> dict[str, Callable]:
     def matrix(values):
         return cairocffi.Matrix(*values)
 
-    @functools.cache
-    def options_of(values: tuple[int, ...], variations: str | None):
-        options = cairocffi.FontOptions()
-        setters = (
-            options.set_antialias,
-            options.set_subpixel_order,
-            options.set_hint_style,
-            options.set_hint_metrics,
-        )
-        for setter, value in zip(setters, values, strict=True):
-            setter(value)
-        if variations is not None:
-            options.set_variations(variations)
-        return options
-
     def font_options(context, args):  # CairoSVG sets them for every text element: made once
         values, variations = args
-        context.set_font_options(options_of(tuple(values), variations))
+        context.set_font_options(_font_options(tuple(values), variations))
 
     def source(context, args):
         kind, *rest = args[0]

@@ -164,10 +164,13 @@ def _classes():
 
         page_options: cairocffi.FontOptions
 
-        def set_font_options(self, options) -> None:
+        def effective_font_options(self, options):
             merged = self.page_options.copy()
             merged.merge(options)
-            super().set_font_options(merged)
+            return merged
+
+        def set_font_options(self, options) -> None:
+            super().set_font_options(self.effective_font_options(options))
 
     recording_context = recording_class(FaceContext)
 
