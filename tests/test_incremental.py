@@ -110,7 +110,7 @@ def test_proofs_alone_draw_only_thumbnails(mini: TempProject, capsys) -> None:
     assert renders(build_only(mini, capsys, "proofs")) == 6  # five thumbnails and the sheet
     mini.replace("mini", "heroes.yaml", 'text: "Heal 2."', 'text: "Heal 3."')
     assert renders(build_only(mini, capsys, "proofs")) == 2  # cy's thumbnail and the sheet
-    assert renders(build_only(mini, capsys, "cards")) == 5  # the thumbnails made no full-size image
+    assert renders(build_only(mini, capsys, "cards")) == 5  # no card image was kept from the thumbnails
 
 
 def test_a_sheet_is_the_same_from_thumbnails_drawn_with_the_images_or_alone(tmp_path: Path, capsys) -> None:
@@ -134,3 +134,5 @@ def test_a_pool_gives_each_face_its_own_images(tmp_path: Path, capsys, monkeypat
         build_only(project, capsys, "cards,proofs", jobs)
         results.append(tree_hashes(project.root / "build" / "mini"))
     assert results[0] == results[1]
+    project.replace("mini", "heroes.yaml", 'text: "Heal 2."', 'text: "Heal 3."')
+    assert "(2 rendered" in build_only(project, capsys, "cards,proofs", "2")  # the workers cached the rest

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from deckwright.render.png import encode_rgb
@@ -52,15 +53,13 @@ def pixels(png: bytes) -> Image.Image:
         return image.convert("RGB")
 
 
-def test_a_replayed_recording_has_the_pixels_of_drawing_straight_onto_the_image() -> None:
-    from cairosvg import svg2png
-
+def test_a_replayed_recording_has_the_pixels_of_drawing_straight_onto_the_image(monkeypatch) -> None:
     from deckwright.render import raster
 
-    direct = svg2png(
-        bytestring=SVG_WITH_TEXT.encode(), output_width=200, output_height=600, background_color="white"
-    )
-    assert pixels(raster.svg_to_png(SVG_WITH_TEXT, 200, 600)).tobytes() == pixels(direct).tobytes()
+    straight = raster.svg_to_png(SVG_WITH_TEXT, 200, 600)
+    monkeypatch.setattr(raster, "STRIPS_ABOVE_PIXELS", 1000)
+    monkeypatch.setattr(raster, "STRIP_ROWS", 600)  # recorded, then replayed in one strip
+    assert pixels(raster.svg_to_png(SVG_WITH_TEXT, 200, 600)).tobytes() == pixels(straight).tobytes()
 
 
 def test_a_large_image_is_drawn_in_strips_like_it_would_be_whole(monkeypatch) -> None:
@@ -74,3 +73,20 @@ def test_a_large_image_is_drawn_in_strips_like_it_would_be_whole(monkeypatch) ->
     assert a.size == b.size == (200, 600)
     diff = [abs(p - q) for p, q in zip(a.tobytes(), b.tobytes(), strict=True)]
     assert max(diff) <= 2  # antialiasing only
+
+
+@pytest.mark.parametrize("strips", [False, True])
+def test_a_thumbnail_shows_the_image_small(monkeypatch, strips: bool) -> None:
+    from deckwright.render import raster
+
+    if strips:  # an image drawn in strips has its thumbnail drawn small
+        monkeypatch.setattr(raster, "STRIPS_ABOVE_PIXELS", 1000)
+        monkeypatch.setattr(raster, "STRIP_ROWS", 128)
+    png, thumb = raster.svg_to_png_and_thumbnail(SVG_WITH_TEXT, (200, 600), (50, 150))
+    assert pixels(png).tobytes() == pixels(raster.svg_to_png(SVG_WITH_TEXT, 200, 600)).tobytes()
+    small, drawn_small = pixels(thumb), pixels(raster.svg_to_png(SVG_WITH_TEXT, 50, 150))
+    assert small.size == (50, 150)
+    diff = [abs(p - q) for p, q in zip(small.tobytes(), drawn_small.tobytes(), strict=True)]
+    assert sum(diff) / len(diff) < 4  # the same picture; edges and glyphs differ a little
+    alone = raster.svg_to_png_and_thumbnail(SVG_WITH_TEXT, (200, 600), (50, 150), with_png=False)
+    assert alone == (None, thumb)

@@ -9,14 +9,14 @@ from collections.abc import Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
-from ..cache import digest, files_digest
+from ..cache import RenderCache, digest, files_digest
 from ..diagnostics import Diagnostics, Loc
 from ..model import Game, Layout
 from ..project import Project
 from ..render.art import ArtLibrary
 from ..render.faces import Face, FaceSet, render_faces
 from ..render.fonts import FontError, FontRegistry
-from ..render.raster import svg_to_png
+from ..render.raster import svg_to_png_and_thumbnail
 from ..render.style import load_style
 from ..render.svg import CardRenderer
 from ..render.textsvg import TextPainter
@@ -99,14 +99,11 @@ def face_pngs(ctx: BuildContext) -> dict[str, bytes]:
                 pngs[name] = cached
             else:
                 todo.append(name)
-        jobs = [_job(face_set.faces[name], png=True) for name in todo]
+        jobs = [_job(ctx, face_set.faces[name], png=True) for name in todo]
         drawn = _draw_all(ctx, "card images", jobs, len(pngs))
         thumbs = ctx.shared.setdefault("drawn-thumbs", {})
         for name, (png, thumb) in zip(todo, drawn, strict=True):
-            face = face_set.faces[name]
-            ctx.cache.put(_png_key(ctx, face), png)
             ctx.cache.record_render(f"png:{name}")
-            ctx.cache.put(_thumb_key(ctx, face), thumb)
             pngs[name], thumbs[name] = png, thumb
         return pngs
 
@@ -114,8 +111,8 @@ def face_pngs(ctx: BuildContext) -> dict[str, bytes]:
 
 
 def face_thumbs(ctx: BuildContext, names: Iterable[str]) -> dict[str, bytes]:
-    """Proof-sheet thumbnail PNG bytes per face name: drawn with the face's PNG in this build,
-    from the cache, else drawn on their own (a thumbnail alone skips the full-size pixels)."""
+    """Proof-sheet thumbnail PNG bytes per face name: made with the face's PNG in this build,
+    from the cache, else made on their own (without encoding or caching a PNG)."""
     face_set = faces(ctx)
     drawn_thumbs = ctx.shared.setdefault("drawn-thumbs", {})
     thumbs: dict[str, bytes] = {}
@@ -130,10 +127,9 @@ def face_thumbs(ctx: BuildContext, names: Iterable[str]) -> dict[str, bytes]:
             todo.append(name)
     if not todo:
         return thumbs
-    jobs = [_job(face_set.faces[name], png=False) for name in todo]
+    jobs = [_job(ctx, face_set.faces[name], png=False) for name in todo]
     drawn = _draw_all(ctx, "thumbnails", jobs, len(thumbs))
     for name, (_, thumb) in zip(todo, drawn, strict=True):
-        ctx.cache.put(_thumb_key(ctx, face_set.faces[name]), thumb)
         ctx.cache.record_render(f"thumb:{name}")
         thumbs[name] = drawn_thumbs[name] = thumb
     return thumbs
@@ -151,28 +147,49 @@ def _thumb_key(ctx: BuildContext, face: Face) -> str:
 
 @dataclass(frozen=True)
 class _Job:
-    """One face to draw in a worker: its PNG (when `png`) and its proof-sheet thumbnail."""
+    """One face to draw: its PNG (when it has a `png_key`) and its proof-sheet thumbnail, and
+    the cache keys to store them under."""
 
     svg: str
     size: tuple[int, int]
     thumb: tuple[int, int]
-    png: bool
+    png_key: str | None
+    thumb_key: str
 
     @property
     def cost(self) -> tuple[int, int]:
         """For ordering only: full-size pixels dominate, then the SVG's length."""
-        return (self.size[0] * self.size[1] if self.png else 0, len(self.svg))
+        return (self.size[0] * self.size[1] if self.png_key else 0, len(self.svg))
 
 
-def _job(face: Face, png: bool) -> _Job:
-    return _Job(face.svg, pixel_size(face.layout), thumb_size(face.layout), png)
+def _job(ctx: BuildContext, face: Face, png: bool) -> _Job:
+    png_key = _png_key(ctx, face) if png else None
+    return _Job(face.svg, pixel_size(face.layout), thumb_size(face.layout), png_key, _thumb_key(ctx, face))
 
 
 _Drawn = tuple[bytes | None, bytes]  # a face's PNG (None when not asked for) and thumbnail
 
 
-def _draw(job: _Job) -> _Drawn:
-    return svg_to_png(job.svg, *job.size) if job.png else None, svg_to_png(job.svg, *job.thumb)
+def _draw(job: _Job, cache: RenderCache) -> _Drawn:
+    """Draw one face and store what it drew in the cache: a cache file costs ~2 ms to write
+    safely (temp file, fsync, rename), which workers spend in parallel."""
+    png, thumb = svg_to_png_and_thumbnail(job.svg, job.size, job.thumb, with_png=job.png_key is not None)
+    if job.png_key is not None:
+        cache.put(job.png_key, png)
+    cache.put(job.thumb_key, thumb)
+    return png, thumb
+
+
+_worker_cache: RenderCache | None = None  # the build's cache, in a pool's worker
+
+
+def _start_worker(cache: RenderCache) -> None:
+    global _worker_cache
+    _worker_cache = cache
+
+
+def _draw_in_worker(job: _Job) -> _Drawn:
+    return _draw(job, _worker_cache)
 
 
 def _draw_all(ctx: BuildContext, what: str, jobs: list[_Job], cached: int) -> list[_Drawn]:
@@ -181,7 +198,7 @@ def _draw_all(ctx: BuildContext, what: str, jobs: list[_Job], cached: int) -> li
     drawn: list[_Drawn | None] = [None] * len(jobs)
     if ctx.options.jobs <= 1 or len(jobs) < POOL_FROM:
         for i, job in enumerate(jobs):
-            drawn[i] = _draw(job)
+            drawn[i] = _draw(job, ctx.cache)
             ctx.progress.advance()
     else:
         # Largest first (the boards), so that no worker is left drawing a board alone at the end.
@@ -189,8 +206,9 @@ def _draw_all(ctx: BuildContext, what: str, jobs: list[_Job], cached: int) -> li
         # fork: workers inherit the fontconfig set-up and CairoSVG's text metrics setting
         # (fonts.activate), which a fresh interpreter would not have.
         fork = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=ctx.options.jobs, mp_context=fork) as pool:
-            futures = {pool.submit(_draw, jobs[i]): i for i in order}
+        pool = ProcessPoolExecutor(ctx.options.jobs, fork, initializer=_start_worker, initargs=(ctx.cache,))
+        with pool:
+            futures = {pool.submit(_draw_in_worker, jobs[i]): i for i in order}
             for future in as_completed(futures):
                 drawn[futures[future]] = future.result()
                 ctx.progress.advance()
