@@ -28,7 +28,9 @@ class RasterError(Exception):
 
 # A board at 300 DPI (5475 x 5475 px) drawn whole peaks near 400 MB (a 120 MB cairo surface,
 # CairoSVG's group layers, copies); replayed in 1024-row strips streamed into the PNG encoder,
-# near 170 MB. Cards are drawn whole.
+# near 160 MB. Smaller strips take the same time (a replay skips what lies outside its strip)
+# and less memory, but cut more lines of text: at 256 rows some glyphs cut by a strip edge came
+# out a pixel off. Cards are drawn whole.
 STRIPS_ABOVE_PIXELS = 8_000_000
 STRIP_ROWS = 1024
 
