@@ -178,9 +178,10 @@ def _face_lists(ctx: BuildContext, books: list[list[Page]]) -> tuple[dict[bytes,
     """The display lists of the faces these books print, by face SVG, and how many were drawn.
 
     Those not in the cache are drawn now, once for all books and spread over the workers,
-    rather than once by every book. A lone book on one worker just draws its faces itself.
+    rather than once by every book. A lone book draws its own: drawing them ahead in parallel
+    and replaying them costs more than it saves (peer deck: 0.7 s CPU and wall instead of 0.6).
     """
-    if len(books) < 2 and ctx.options.jobs <= 1:
+    if len(books) < 2:
         return {}, 0
     drawings = CachedDrawings(ctx.cache)
     faces = {key: svg for pages in books for page in pages for key, svg in page.faces.items()}
