@@ -65,7 +65,8 @@ def _sheet(faces: list[tuple[str, bytes]], font: ImageFont.FreeTypeFont) -> byte
     for i, (name, thumb) in enumerate(thumbs):
         x = GAP + (i % columns) * (THUMB_WIDTH + GAP)
         y = GAP + (i // columns) * (cell_h + GAP)
-        sheet.paste(thumb, (x, y))
+        with thumb:  # decoded only here, and freed once pasted
+            sheet.paste(thumb, (x, y))
         label = name if draw.textlength(name, font=font) <= THUMB_WIDTH else name[:24] + "…"
         draw.text((x, y + thumb.height + 6), label, fill="#222222", font=font)
     # The card images' encoder: ~10x faster than Pillow's zlib at level 6, files ~8 % larger.

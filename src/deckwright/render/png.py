@@ -17,6 +17,7 @@ from PIL import Image
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 LEVEL = 1
+BLOCK_ROWS = 64
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -32,14 +33,16 @@ def encode_rgb_strips(width: int, height: int, strips: Iterable[Image.Image], dp
     """One PNG from RGB strips stacked top to bottom, each encoded as it arrives (a board at
     300 DPI never needs to be in memory whole)."""
     deflate = isal_zlib.compressobj(LEVEL)
-    parts, rows = [], 0
+    parts, rows, stride = [], 0, width * 3
     for strip in strips:
         if strip.mode != "RGB" or strip.width != width:
             raise ValueError(f"strips must be RGB and {width} px wide, not {strip.mode} {strip.width} px")
-        raw = strip.tobytes()
-        stride = width * 3
-        for y in range(strip.height):  # each row: filter byte 0, then the pixels
-            parts.append(deflate.compress(b"\0" + raw[y * stride : (y + 1) * stride]))
+        # A few rows' bytes at a time: a copy of a whole strip or sheet would be ~20 MB more.
+        for top in range(0, strip.height, BLOCK_ROWS):
+            block = strip.crop((0, top, width, min(top + BLOCK_ROWS, strip.height)))
+            raw = block.tobytes()
+            for y in range(block.height):  # each row: filter byte 0, then the pixels
+                parts.append(deflate.compress(b"\0" + raw[y * stride : (y + 1) * stride]))
         rows += strip.height
     if rows != height:
         raise ValueError(f"strips hold {rows} rows, the image {height}")
