@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import glob
 import os
 import tempfile
 from pathlib import Path
@@ -65,9 +64,12 @@ def _sweep_dead_temps(path: Path) -> None:
     """Remove the temp files a killed writer of `path` left beside it (`.NAME.PID.XXXX.tmp`
     whose PID is no longer running); a live writer's temp file is never touched."""
     prefix = f".{path.name}."
-    for tmp in path.parent.glob(f"{glob.escape(prefix)}*.tmp"):
-        parts = tmp.name[len(prefix) : -len(".tmp")].split(".")
+    # A plain scan: a glob pattern per file name costs a regex compilation on every write.
+    with os.scandir(path.parent) as entries:
+        temps = [e.name for e in entries if e.name.startswith(prefix) and e.name.endswith(".tmp")]
+    for name in temps:
+        parts = name[len(prefix) : -len(".tmp")].split(".")
         if len(parts) != 2 or not parts[0].isdigit():
             continue  # not this file's temp (another file's name continues with dots)
         if not _alive(int(parts[0])):
-            tmp.unlink(missing_ok=True)
+            (path.parent / name).unlink(missing_ok=True)
