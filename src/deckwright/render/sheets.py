@@ -198,6 +198,7 @@ class _Painter:
         self.surface = surface
         self.drawings = drawings
         self.faces: dict[str, Face] = {}
+        self.size = (0.0, 0.0)  # the page being drawn
         self.options = cairocffi.FontOptions()
         self.options.set_hint_metrics(cairocffi.HINT_METRICS_OFF)  # the advances SheetFont measures
 
