@@ -158,8 +158,8 @@ class _Job:
 
     @property
     def cost(self) -> tuple[int, int]:
-        """For ordering only: full-size pixels dominate, then the SVG's length."""
-        return (self.size[0] * self.size[1] if self.png_key else 0, len(self.svg))
+        """For ordering only: the image's pixels, then the SVG's length."""
+        return (self.size[0] * self.size[1], len(self.svg))
 
 
 def _job(ctx: BuildContext, face: Face, png: bool) -> _Job:
