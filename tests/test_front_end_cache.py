@@ -9,6 +9,7 @@ import jinja2
 import pytest
 
 from conftest import TempProject, messages
+from deckwright.cli import main
 from deckwright.source import ParseCache, SourceError, YList, YMap, load
 
 
@@ -174,3 +175,13 @@ def test_a_card_a_template_looks_up_is_part_of_the_key(mini: TempProject, render
     mini.replace("mini", "heroes.yaml", "name: Ann", "name: Anna")
     assert "<desc>Anna</desc>" in faces(mini)["zap-front"]
     assert "spell-front.svg.j2" in renders
+
+
+def test_no_cache_builds_start_cold_and_keep_nothing(mini: TempProject, capsys) -> None:
+    """`build --no-cache` is a cold build: no parsed files, templates or cards kept or used."""
+    args = ["build", "mini", "--jobs", "1", "--only", "cards", "--no-cache"]
+    code = main(["--project", str(mini.root), *args])
+    assert code == 0, capsys.readouterr()
+    cache = mini.root / "build" / ".cache"
+    for kept in ("yaml", "templates", "faces"):
+        assert not (cache / kept).exists(), kept

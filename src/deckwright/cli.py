@@ -346,7 +346,7 @@ class Cli:
                 print(d, file=sys.stderr)
         if shared.has_errors or self.fonts is None:
             return EXIT_ERRORS
-        checked = check_game(project, folder, self.layouts, self.fonts)
+        checked = check_game(project, folder, self.layouts, self.fonts, use_cache=options.use_cache)
         _print_diagnostics(checked.diags, args.quiet)
         if not checked.ok:
             print(f"{folder.name}: not built ({len(checked.diags.errors)} errors)", file=sys.stderr)

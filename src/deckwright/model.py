@@ -248,10 +248,6 @@ class GameInfo:
     extra: Mapping[str, Any] = field(default_factory=frozen_map)
 
 
-# Output kinds in build order, each a module under deckwright.outputs with build(ctx).
-OUTPUT_KINDS: tuple[str, ...] = ("cards", "tgc", "proofs", "pnp", "rulebook", "errata", "check")
-
-
 @dataclass(frozen=True)
 class BuildSettings:
     """game.yaml `build:`: what `deckwright build` makes for this game when not told (`--only`).

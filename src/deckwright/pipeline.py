@@ -64,11 +64,15 @@ def check_game(
     folder: Path,
     layouts: Mapping[str, Layout],
     fonts: FontRegistry | None = None,
+    use_cache: bool = True,
 ) -> Checked:
     """Load and validate a game; with `fonts`, also lay out every card's text in its
-    template, so text that does not fit is a validation error like any other."""
+    template, so text that does not fit is a validation error like any other.
+    `use_cache`: keep parsed files, compiled templates and laid-out cards in build/.cache
+    (off for `build --no-cache`, which must start cold)."""
     diags = Diagnostics()
-    game = load_game(folder, diags, project.root, ParseCache(project.build_dir / ".cache"))
+    cache_dir = project.build_dir / ".cache" if use_cache else None
+    game = load_game(folder, diags, project.root, ParseCache(cache_dir) if cache_dir else None)
     if game is None:
         return Checked(folder, game, diags)
     validate_game(game, layouts, diags)
@@ -77,7 +81,7 @@ def check_game(
         from .outputs.card_images import make_renderer  # the rendering stack, only when needed
         from .render.faces import render_faces
 
-        renderer = make_renderer(project, game, layouts, fonts, diags)
+        renderer = make_renderer(project, game, layouts, fonts, diags, cache_dir)
         if renderer is not None:
             faces = render_faces(game, layouts, renderer, diags)
     return Checked(folder, game, diags, faces)

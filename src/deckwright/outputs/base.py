@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..model import OUTPUT_KINDS
+from ..kinds import OUTPUT_KINDS
 from ..progress import NoProgress, Progress
 
 if TYPE_CHECKING:  # kept out of the import path of `validate` and up-to-date checks

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..cache import RenderCache, digest, files_digest
 from ..diagnostics import Diagnostics, Loc
@@ -44,10 +45,17 @@ def thumb_size(layout: Layout) -> tuple[int, int]:
 
 
 def make_renderer(
-    project: Project, game: Game, layouts: Mapping[str, Layout], fonts: FontRegistry, diags: Diagnostics
+    project: Project,
+    game: Game,
+    layouts: Mapping[str, Layout],
+    fonts: FontRegistry,
+    diags: Diagnostics,
+    cache_dir: Path | None,
 ) -> CardRenderer | None:
+    """The game's card renderer; `cache_dir` (None: no caching) keeps parsed style files,
+    compiled templates and laid-out cards between builds."""
     game_dir = project.game_templates_dir(game.folder, game.id)
-    style = load_style(game_dir, diags, project.display, ParseCache(project.build_dir / ".cache"))
+    style = load_style(game_dir, diags, project.display, ParseCache(cache_dir) if cache_dir else None)
     if style is None:
         return None
     try:
@@ -64,13 +72,21 @@ def make_renderer(
         painter,
         ArtLibrary(project.art_dir),
         project.display,
-        cache_dir=project.build_dir / ".cache",
+        cache_dir=cache_dir,
     )
 
 
 def renderer(ctx: BuildContext) -> CardRenderer | None:
     return ctx.memo(
-        "renderer", lambda: make_renderer(ctx.project, ctx.game, ctx.layouts, ctx.fonts, ctx.diags)
+        "renderer",
+        lambda: make_renderer(
+            ctx.project,
+            ctx.game,
+            ctx.layouts,
+            ctx.fonts,
+            ctx.diags,
+            ctx.project.build_dir / ".cache" if ctx.options.use_cache else None,
+        ),
     )
 
 

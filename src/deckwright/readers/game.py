@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..diagnostics import Diagnostics
+from ..kinds import OUTPUT_KINDS
 from ..model import (
-    OUTPUT_KINDS,
     STANDARD_CARD_KEYS,
     BuildSettings,
     CardType,
