@@ -113,6 +113,12 @@ def test_proofs_alone_draw_only_thumbnails(mini: TempProject, capsys) -> None:
     assert renders(build_only(mini, capsys, "cards")) == 5  # no card image was kept from the thumbnails
 
 
+def test_a_build_without_proofs_makes_no_thumbnails(mini: TempProject, capsys) -> None:
+    assert renders(build_only(mini, capsys, "cards")) == 5  # the images alone
+    log = build_only(mini, capsys, "proofs")
+    assert renders(log) == 6 and "thumbnails: 5 rendered" in log  # none were kept from the images
+
+
 def test_a_sheet_is_the_same_from_thumbnails_drawn_with_the_images_or_alone(tmp_path: Path, capsys) -> None:
     sheets = []
     for n, only in enumerate(("cards,proofs", "proofs")):

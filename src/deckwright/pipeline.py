@@ -7,6 +7,7 @@ import importlib
 import importlib.util
 import tempfile
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,6 +24,8 @@ from .render.fonts import FontRegistry, activate, load_registry
 from .source import ParseCache
 from .validate import validate_game
 from .writer import Writer
+
+WRITE_THREADS = 8
 
 if TYPE_CHECKING:
     from .render.faces import FaceSet
@@ -68,11 +71,11 @@ def check_game(
 ) -> Checked:
     """Load and validate a game; with `fonts`, also lay out every card's text in its
     template, so text that does not fit is a validation error like any other.
-    `use_cache`: keep parsed files, compiled templates and laid-out cards in build/.cache
-    (off for `build --no-cache`, which must start cold)."""
+    Parsed files, compiled templates and laid-out cards are kept in build/.cache; without
+    `use_cache` (`build --no-cache`, a cold build) they are made afresh, and kept for the next."""
     diags = Diagnostics()
-    cache_dir = project.build_dir / ".cache" if use_cache else None
-    game = load_game(folder, diags, project.root, ParseCache(cache_dir) if cache_dir else None)
+    cache_dir = project.build_dir / ".cache"
+    game = load_game(folder, diags, project.root, ParseCache(cache_dir, read=use_cache))
     if game is None:
         return Checked(folder, game, diags)
     validate_game(game, layouts, diags)
@@ -81,7 +84,7 @@ def check_game(
         from .outputs.card_images import make_renderer  # the rendering stack, only when needed
         from .render.faces import render_faces
 
-        renderer = make_renderer(project, game, layouts, fonts, diags, cache_dir)
+        renderer = make_renderer(project, game, layouts, fonts, diags, cache_dir, use_cache)
         if renderer is not None:
             faces = render_faces(game, layouts, renderer, diags)
     return Checked(folder, game, diags, faces)
@@ -127,7 +130,9 @@ def build_game(
     game = checked.game
     built = Built(game.id)
     cache = RenderCache(project.build_dir / ".cache", fonts_digest(fonts), enabled=options.use_cache)
-    ctx = BuildContext(project, game, layouts, options, built.diags, fonts, cache, progress or NoProgress())
+    ctx = BuildContext(
+        project, game, layouts, options, built.diags, fonts, cache, progress or NoProgress(), tuple(kinds)
+    )
     if checked.faces is not None:
         ctx.shared["faces"] = checked.faces
     outputs: list[Output] = []
@@ -139,6 +144,8 @@ def build_game(
         ctx.progress.step(f"{game.id}: {kind}: {len(made)} files")
     built.renders, built.cache_hits = cache.stats.renders, cache.stats.hits
     writer = Writer(project.build_dir / game.id)
-    for output in outputs:
-        built.written.append(writer.write_bytes(output.path, output.data))
+    # Each file is synced to disk before it replaces the old one; threads overlap those waits
+    # (a cold peer-deck build writes 213 files: ~0.25 s one by one).
+    with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:
+        built.written.extend(pool.map(lambda output: writer.write_bytes(output.path, output.data), outputs))
     return built

@@ -284,16 +284,19 @@ class ParseCache:
     code: an entry is keyed by the first two, in a folder named for the last (deckwright's code
     and PyYAML's version), so a hit is exactly what parsing would give. Only files that parse
     are kept. Entries are pickles, trusted like the rest of build/; one that cannot be read or
-    written only means parsing again.
+    written only means parsing again. With `read` off (`build --no-cache`), files are parsed
+    afresh and the entries rewritten for the next build.
     """
 
-    def __init__(self, cache_dir: Path) -> None:
+    def __init__(self, cache_dir: Path, read: bool = True) -> None:
         self.folder = cache_dir / "yaml" / digest(yaml.__version__, code_version())[:16]
+        self.read = read
 
     def load(self, raw: bytes, shown: str) -> Any:
         path = self.folder / digest(raw, shown)
-        with contextlib.suppress(Exception):  # missing or damaged: parse again
-            return pickle.loads(path.read_bytes())
+        if self.read:
+            with contextlib.suppress(Exception):  # missing or damaged: parse again
+                return pickle.loads(path.read_bytes())
         value = loads(_decode(raw, shown), shown)
         with contextlib.suppress(OSError):
             Writer(self.folder).write_bytes(path.name, pickle.dumps(value, pickle.HIGHEST_PROTOCOL))

@@ -61,6 +61,7 @@ class BuildContext:
     fonts: FontRegistry
     cache: RenderCache
     progress: Progress = field(default_factory=NoProgress)
+    kinds: tuple[str, ...] = OUTPUT_KINDS  # what this build makes: a builder may prepare for a later one
     # Work shared between builders of one game (rendered card SVGs, PNGs, ...), keyed by name.
     shared: dict[str, Any] = field(default_factory=dict)
 

@@ -17,7 +17,7 @@ from ..project import Project
 from ..render.art import ArtLibrary
 from ..render.faces import Face, FaceSet, render_faces
 from ..render.fonts import FontError, FontRegistry
-from ..render.raster import svg_to_png_and_thumbnail
+from ..render.raster import svg_to_png, svg_to_png_and_thumbnail
 from ..render.style import load_style
 from ..render.svg import CardRenderer
 from ..render.textsvg import TextPainter
@@ -50,12 +50,13 @@ def make_renderer(
     layouts: Mapping[str, Layout],
     fonts: FontRegistry,
     diags: Diagnostics,
-    cache_dir: Path | None,
+    cache_dir: Path,
+    cache_reads: bool = True,
 ) -> CardRenderer | None:
-    """The game's card renderer; `cache_dir` (None: no caching) keeps parsed style files,
-    compiled templates and laid-out cards between builds."""
+    """The game's card renderer; `cache_dir` keeps parsed style files, compiled templates and
+    laid-out cards between builds (made afresh without `cache_reads`, for `--no-cache`)."""
     game_dir = project.game_templates_dir(game.folder, game.id)
-    style = load_style(game_dir, diags, project.display, ParseCache(cache_dir) if cache_dir else None)
+    style = load_style(game_dir, diags, project.display, ParseCache(cache_dir, read=cache_reads))
     if style is None:
         return None
     try:
@@ -73,6 +74,7 @@ def make_renderer(
         ArtLibrary(project.art_dir),
         project.display,
         cache_dir=cache_dir,
+        cache_reads=cache_reads,
     )
 
 
@@ -85,7 +87,8 @@ def renderer(ctx: BuildContext) -> CardRenderer | None:
             ctx.layouts,
             ctx.fonts,
             ctx.diags,
-            ctx.project.build_dir / ".cache" if ctx.options.use_cache else None,
+            ctx.project.build_dir / ".cache",
+            ctx.options.use_cache,
         ),
     )
 
@@ -102,7 +105,7 @@ def faces(ctx: BuildContext) -> FaceSet:
 
 def face_pngs(ctx: BuildContext) -> dict[str, bytes]:
     """PNG bytes per face name: from the cache, else drawn in a process pool, each with its
-    thumbnail (see `face_thumbs`)."""
+    thumbnail when this build makes proof sheets (see `face_thumbs`)."""
 
     def make() -> dict[str, bytes]:
         face_set = faces(ctx)
@@ -115,12 +118,15 @@ def face_pngs(ctx: BuildContext) -> dict[str, bytes]:
                 pngs[name] = cached
             else:
                 todo.append(name)
-        jobs = [_job(ctx, face_set.faces[name], png=True) for name in todo]
+        with_thumbs = "proofs" in ctx.kinds
+        jobs = [_job(ctx, face_set.faces[name], png=True, thumb=with_thumbs) for name in todo]
         drawn = _draw_all(ctx, "card images", jobs, len(pngs))
         thumbs = ctx.shared.setdefault("drawn-thumbs", {})
         for name, (png, thumb) in zip(todo, drawn, strict=True):
             ctx.cache.record_render(f"png:{name}")
-            pngs[name], thumbs[name] = png, thumb
+            pngs[name] = png
+            if thumb is not None:
+                thumbs[name] = thumb
         return pngs
 
     return ctx.memo("face-pngs", make)
@@ -143,7 +149,7 @@ def face_thumbs(ctx: BuildContext, names: Iterable[str]) -> dict[str, bytes]:
             todo.append(name)
     if not todo:
         return thumbs
-    jobs = [_job(ctx, face_set.faces[name], png=False) for name in todo]
+    jobs = [_job(ctx, face_set.faces[name], png=False, thumb=True) for name in todo]
     drawn = _draw_all(ctx, "thumbnails", jobs, len(thumbs))
     for name, (_, thumb) in zip(todo, drawn, strict=True):
         ctx.cache.record_render(f"thumb:{name}")
@@ -163,14 +169,14 @@ def _thumb_key(ctx: BuildContext, face: Face) -> str:
 
 @dataclass(frozen=True)
 class _Job:
-    """One face to draw: its PNG (when it has a `png_key`) and its proof-sheet thumbnail, and
-    the cache keys to store them under."""
+    """One face to draw: its PNG (when it has a `png_key`) and its proof-sheet thumbnail (when
+    it has a `thumb_key`), and the cache keys to store them under."""
 
     svg: str
     size: tuple[int, int]
     thumb: tuple[int, int]
     png_key: str | None
-    thumb_key: str
+    thumb_key: str | None
 
     @property
     def cost(self) -> tuple[int, int]:
@@ -178,17 +184,22 @@ class _Job:
         return (self.size[0] * self.size[1], len(self.svg))
 
 
-def _job(ctx: BuildContext, face: Face, png: bool) -> _Job:
+def _job(ctx: BuildContext, face: Face, png: bool, thumb: bool) -> _Job:
     png_key = _png_key(ctx, face) if png else None
-    return _Job(face.svg, pixel_size(face.layout), thumb_size(face.layout), png_key, _thumb_key(ctx, face))
+    thumb_key = _thumb_key(ctx, face) if thumb else None
+    return _Job(face.svg, pixel_size(face.layout), thumb_size(face.layout), png_key, thumb_key)
 
 
-_Drawn = tuple[bytes | None, bytes]  # a face's PNG (None when not asked for) and thumbnail
+_Drawn = tuple[bytes | None, bytes | None]  # a face's PNG and thumbnail (None when not asked for)
 
 
 def _draw(job: _Job, cache: RenderCache) -> _Drawn:
     """Draw one face and store what it drew in the cache: a cache file costs ~2 ms to write
     safely (temp file, fsync, rename), which workers spend in parallel."""
+    if job.thumb_key is None:
+        png = svg_to_png(job.svg, *job.size)
+        cache.put(job.png_key, png)
+        return png, None
     png, thumb = svg_to_png_and_thumbnail(job.svg, job.size, job.thumb, with_png=job.png_key is not None)
     if job.png_key is not None:
         cache.put(job.png_key, png)

@@ -63,11 +63,18 @@ class _Entry:
 
 class FaceCache:
     def __init__(
-        self, cache_dir: Path, game: Game, template_dirs: Iterable[Path], font_files: Iterable[Path]
+        self,
+        cache_dir: Path,
+        game: Game,
+        template_dirs: Iterable[Path],
+        font_files: Iterable[Path],
+        read: bool = True,
     ) -> None:
         """`template_dirs`: the template loader's search path; `font_files`: fonts.yaml and
-        every font it names."""
+        every font it names. Without `read` (`build --no-cache`) every side is rendered afresh
+        and kept."""
         self.game = game
+        self.read = read
         self.folder = cache_dir / "faces"
         self._common = digest(
             code_version(),
@@ -83,6 +90,8 @@ class FaceCache:
         return digest(self._common, side, template, card_digest(self.game, card), repr(layout))
 
     def get(self, key: str) -> Rendered | None:
+        if not self.read:
+            return None
         try:
             entry = pickle.loads((self.folder / key[:2] / key).read_bytes())
         except Exception:  # missing or damaged: render again

@@ -113,8 +113,10 @@ class CardRenderer:
         art: ArtLibrary,
         display: Callable[[Path], str] = str,
         cache_dir: Path | None = None,
+        cache_reads: bool = True,
     ) -> None:
-        """`cache_dir` keeps compiled templates and rendered sides between builds (build/.cache)."""
+        """`cache_dir` keeps compiled templates and rendered sides between builds (build/.cache);
+        without `cache_reads` (`build --no-cache`) they are made afresh and kept."""
         self.game = game
         self.display = display  # how messages show a path
         self.layouts = layouts
@@ -130,7 +132,7 @@ class CardRenderer:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
-            bytecode_cache=TemplateCache(cache_dir) if cache_dir is not None else None,
+            bytecode_cache=TemplateCache(cache_dir, cache_reads) if cache_dir is not None else None,
         )
         self.env.tests["unknown"] = lambda v: isinstance(v, Unknown)
         # Boards print rules tables (team sizes by player count, ...): rows as plain mappings.
@@ -145,7 +147,7 @@ class CardRenderer:
                 fonts.folder / FONTS_FILE,
                 *(p for f in fonts.fonts.values() for p in f.faces.values()),
             ]
-            self.face_cache = FaceCache(cache_dir, game, [game_dir, shared_dir], font_files)
+            self.face_cache = FaceCache(cache_dir, game, [game_dir, shared_dir], font_files, cache_reads)
 
     def find_template(self, card_type: CardType, side: str) -> str | None:
         deck = self.game.deck_of_type(card_type.id)
@@ -248,13 +250,17 @@ class TemplateCache(jinja2.FileSystemBytecodeCache):
     just means compiling again.
     """
 
-    def __init__(self, cache_dir: Path) -> None:
+    def __init__(self, cache_dir: Path, read: bool = True) -> None:
+        """With `read` off (`build --no-cache`), templates are compiled afresh and kept."""
         folder = cache_dir / "templates" / digest(jinja2.__version__, code_version())[:16]
         with contextlib.suppress(OSError):  # unwritable: entries are not kept, that is all
             folder.mkdir(parents=True, exist_ok=True)
         super().__init__(str(folder), "%s.jinja")
+        self.read = read
 
     def load_bytecode(self, bucket: Bucket) -> None:
+        if not self.read:
+            return
         try:
             super().load_bytecode(bucket)
         except Exception:  # a damaged entry (Jinja itself discards only some kinds)
