@@ -11,6 +11,9 @@ throwaway copy of the project so the real build/ is untouched, it measures:
   rulebook HTML, with the same parallelism; and cold / floor;
 - peak RSS of the build (its largest process).
 
+Each build line names its slowest output kinds (the first kind built also carries loading,
+validating and laying out the cards).
+
 Targets (ratios in the same run): cold <= 1.5 x floor, one-card <= 10 % of cold, no-op <= 3 % of
 cold, peak RSS < 300 MB; the peer deck's cold build under a third of Squib's 9-11 s on this
 machine (i.e. under 3 s). Each figure is one line: `game figure value [target verdict]`.
@@ -45,22 +48,43 @@ def copy_project(target: Path) -> None:
         shutil.copytree(REPO / name, target / name, symlinks=True)
 
 
-def run_build(project: Path, game: str, *extra: str) -> tuple[float, int, str]:
-    """Seconds, peak RSS (KB) of the build's largest process, and its output."""
+def run_build(project: Path, game: str, *extra: str) -> tuple[float, int, str, dict[str, float]]:
+    """Seconds, peak RSS (KB) of the build's largest process, its output, and seconds per
+    output kind (from the time its "game: kind: N files" line appears; the first kind's time
+    includes starting, loading, validating and laying out the cards)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
-    proc = subprocess.run(
+    proc = subprocess.Popen(
         [str(REPO / ".venv/bin/deckwright"), "--project", str(project), "build", game, *extra],
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
         text=True,
         cwd=project,
         env={**os.environ, "SOURCE_DATE_EPOCH": "1764460800"},
     )
+    lines, stages, last = [], {}, start
+    for line in proc.stdout:
+        lines.append(line)
+        match = STAGE_DONE.match(line)
+        if match:
+            now = time.perf_counter()
+            stages[match.group(1)] = now - last
+            last = now
+    proc.wait()
     seconds = time.perf_counter() - start
+    output = "".join(lines)
     if proc.returncode != 0:
-        sys.exit(f"build of {game} failed:\n{proc.stdout}{proc.stderr}")
+        sys.exit(f"build of {game} failed:\n{output}")
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return seconds, max(peak, before), proc.stdout + proc.stderr
+    return seconds, max(peak, before), output, stages
+
+
+STAGE_DONE = re.compile(r"^[\w.-]+: (\w+): \d+ files$")
+
+
+def slowest(stages: dict[str, float], count: int = 3) -> str:
+    top = sorted(stages.items(), key=lambda item: item[1], reverse=True)[:count]
+    return ", ".join(f"{kind} {seconds:.2f}s" for kind, seconds in top)
 
 
 def rendered(output: str) -> int:
@@ -132,15 +156,16 @@ def bench(game: str, jobs: int) -> list[str]:
         project = Path(tmp)
         copy_project(project)
         target = folder_rel if game == "peer-deck" else game
-        cold, peak_kb, out = run_build(project, target, "--no-cache", "--jobs", str(jobs))
+        cold, peak_kb, out, cold_stages = run_build(project, target, "--no-cache", "--jobs", str(jobs))
         faces = rendered(out)
         change_one_card(project / folder_rel, edit_file)
-        one, _, out_one = run_build(project, target, "--jobs", str(jobs))
-        noop, _, out_noop = run_build(project, target, "--jobs", str(jobs))
+        one, _, out_one, one_stages = run_build(project, target, "--jobs", str(jobs))
+        noop, _, out_noop, _ = run_build(project, target, "--jobs", str(jobs))
         floor = floor_seconds(project / "build" / game, jobs)
     ratio = cold / floor if floor else float("nan")
-    lines.append(f"{game} cold-build {cold:.2f}s ({faces} renders)")
-    one_note = f"({rendered(out_one)} renders) [<= 10%: {verdict(one <= 0.10 * cold)}]"
+    lines.append(f"{game} cold-build {cold:.2f}s ({faces} renders; slowest: {slowest(cold_stages)})")
+    one_ok = verdict(one <= 0.10 * cold)
+    one_note = f"({rendered(out_one)} renders; slowest: {slowest(one_stages)}) [<= 10%: {one_ok}]"
     noop_note = f"({rendered(out_noop)} renders) [<= 3%: {verdict(noop <= 0.03 * cold)}]"
     lines.append(f"{game} one-card-rebuild {one:.2f}s = {one / cold:.1%} of cold {one_note}")
     lines.append(f"{game} no-op-rebuild {noop:.2f}s = {noop / cold:.1%} of cold {noop_note}")
