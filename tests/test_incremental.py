@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
 import subprocess
@@ -10,7 +11,9 @@ import sys
 from pathlib import Path
 
 from conftest import FIXTURES, REPO, TempProject
+from deckwright.cache import RenderCache
 from deckwright.cli import main
+from deckwright.writer import Writer
 
 
 def build(project: TempProject, capsys, *extra: str) -> str:
@@ -142,3 +145,26 @@ def test_a_pool_gives_each_face_its_own_images(tmp_path: Path, capsys, monkeypat
     assert results[0] == results[1]
     project.replace("mini", "heroes.yaml", 'text: "Heal 2."', 'text: "Heal 3."')
     assert "(2 rendered" in build_only(project, capsys, "cards,proofs", "2")  # the workers cached the rest
+
+
+def test_a_torn_cache_entry_reads_as_a_miss(tmp_path: Path) -> None:
+    """Cache entries are not synced to disk; a crash may leave one short, empty or zeroed."""
+    cache = RenderCache(tmp_path, "fonts")
+    key = cache.key("png", "face")
+    data = bytes(range(256)) * 40
+    cache.put(key, data)
+    assert cache.get(key) == data
+    entry = cache._path(key)
+    whole = entry.read_bytes()
+    for torn in (whole[: len(whole) // 2], b"", bytes(len(whole)), whole[:-1] + b"\0"):
+        entry.write_bytes(torn)
+        assert cache.get(key) is None
+
+
+def test_outputs_are_synced_to_disk_and_cache_entries_are_not(tmp_path: Path, monkeypatch) -> None:
+    synced: list[int] = []
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd))
+    RenderCache(tmp_path / "cache", "fonts").put("ab" + "0" * 62, b"entry")
+    assert synced == []
+    Writer(tmp_path / "out").write_bytes("card.png", b"output")
+    assert len(synced) == 1

@@ -3,8 +3,9 @@
 Every expensive render (a face's PNG, a PDF, a rulebook) is keyed by a hash of everything that
 makes it: its SVG or HTML source (which already holds the card data, template, layout and
 style), the shipped fonts, the deckwright version and the kind of render. Same key, same
-bytes: a hit is read back instead of rendered. Blobs live in `build/.cache/` and are written
-atomically; deleting that folder (or `--no-cache`) only costs time.
+bytes: a hit is read back instead of rendered. Blobs live in `build/.cache/`, written
+atomically but not synced to disk, each with a checksum that a torn entry fails (a miss);
+deleting that folder (or `--no-cache`) only costs time.
 """
 
 from __future__ import annotations
@@ -25,6 +26,23 @@ def code_version() -> str:
     what the old one drew (a release and a working copy alike)."""
     package = Path(__file__).resolve().parent
     return __version__ + ":" + files_digest(package.rglob("*.py"))[:16]
+
+
+def checked(data: bytes) -> bytes:
+    """`data` with its checksum appended: a cache entry that a crash left torn or empty (cache
+    files are not synced to disk) reads back as a miss, never as wrong bytes."""
+    return data + hashlib.blake2b(data, digest_size=CHECKSUM_BYTES).digest()
+
+
+def unchecked(entry: bytes) -> bytes | None:
+    """The data of a `checked` entry, or None when it does not match its checksum."""
+    if len(entry) < CHECKSUM_BYTES:
+        return None
+    data, checksum = entry[:-CHECKSUM_BYTES], entry[-CHECKSUM_BYTES:]
+    return data if hashlib.blake2b(data, digest_size=CHECKSUM_BYTES).digest() == checksum else None
+
+
+CHECKSUM_BYTES = 16
 
 
 def digest(*parts: str | bytes) -> str:
@@ -58,7 +76,7 @@ class RenderCache:
         self.fonts = fonts
         self.enabled = enabled
         self.stats = CacheStats()
-        self._writer = Writer(folder)
+        self._writer = Writer(folder, durable=False)
 
     def key(self, kind: str, *parts: str | bytes, fonts: str | None = None) -> str:
         """A key over the parts, the version, and the fonts: by default all of them (a PDF
@@ -72,12 +90,12 @@ class RenderCache:
         if not self.enabled:
             return None
         try:
-            return self._path(key).read_bytes()
+            return unchecked(self._path(key).read_bytes())
         except OSError:
             return None
 
     def put(self, key: str, data: bytes) -> None:
-        self._writer.write_bytes(f"{key[:2]}/{key}", data)
+        self._writer.write_bytes(f"{key[:2]}/{key}", checked(data))
 
     def through(
         self, kind: str, label: str, parts: Iterable[str | bytes], make: Callable[[], bytes]

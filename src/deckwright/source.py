@@ -24,7 +24,7 @@ from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
-from .cache import code_version, digest
+from .cache import checked, code_version, digest, unchecked
 from .diagnostics import Loc
 from .writer import Writer
 
@@ -295,11 +295,14 @@ class ParseCache:
     def load(self, raw: bytes, shown: str) -> Any:
         path = self.folder / digest(raw, shown)
         if self.read:
-            with contextlib.suppress(Exception):  # missing or damaged: parse again
-                return pickle.loads(path.read_bytes())
+            with contextlib.suppress(Exception):  # missing, torn or damaged: parse again
+                entry = unchecked(path.read_bytes())
+                if entry is not None:
+                    return pickle.loads(entry)
         value = loads(_decode(raw, shown), shown)
         with contextlib.suppress(OSError):
-            Writer(self.folder).write_bytes(path.name, pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+            entry = checked(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+            Writer(self.folder, durable=False).write_bytes(path.name, entry)
         return value
 
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import jinja2
 
-from ..cache import code_version, digest, files_digest
+from ..cache import checked, code_version, digest, files_digest, unchecked
 from ..model import Card, Game
 from ..writer import Writer
 
@@ -93,7 +93,8 @@ class FaceCache:
         if not self.read:
             return None
         try:
-            entry = pickle.loads((self.folder / key[:2] / key).read_bytes())
+            data = unchecked((self.folder / key[:2] / key).read_bytes())
+            entry = pickle.loads(data) if data is not None else None
         except Exception:  # missing or damaged: render again
             return None
         if not isinstance(entry, _Entry):
@@ -107,4 +108,4 @@ class FaceCache:
         seen = tuple((i, card_digest(self.game, self.game.card(i))) for i in dict.fromkeys(looked_up))
         data = pickle.dumps(_Entry(seen, rendered), pickle.HIGHEST_PROTOCOL)
         with contextlib.suppress(OSError):
-            Writer(self.folder).write_bytes(f"{key[:2]}/{key}", data)
+            Writer(self.folder, durable=False).write_bytes(f"{key[:2]}/{key}", checked(data))
