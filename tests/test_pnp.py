@@ -166,13 +166,14 @@ def test_page_count_follows_from_the_card_counts(plain: Path, tmp_path: Path, la
         + 2 * math.ceil(heroes / per_poker)  # fronts + backs per sheet
         + 2  # mentors
         + 2  # omens (mini cards)
+        + 2  # the tiled board's assembly map, blank back
         + 2 * tiles  # the tiled board, each tile with a blank back
         + 2  # the small board on one page, blank back
         + 2  # chits
         + 2  # marker
     )
     pdf = reader(plain / "pnp-a4.pdf")
-    assert len(pdf.pages) == expected == 24
+    assert len(pdf.pages) == expected == 26
     # one more hero sheet when the heroes no longer fit two
     project = _project(tmp_path / "more")
     project.replace("pnp-mini", "heroes.yaml", "name: Corvin,", "name: Corvin, count: 9,")
@@ -191,10 +192,22 @@ def test_pages_come_in_duplex_pairs_with_footers(plain: Path) -> None:
     assert "Duplex alignment: front" in pages[2] and "Duplex alignment: back" in pages[3]
     for n in range(4, total, 2):  # every odd page a front, the even page after it its back
         front, back = pages[n], pages[n + 1]
-        assert re.search(r"fronts, sheet|whole board|tile [A-Z]\d", front), front
+        assert re.search(r"fronts, sheet|whole board|assembly map|tile [A-Z]\d", front), front
         assert re.search(r"backs, sheet|\(blank\)", back), back
     assert "Hero cards: fronts, sheet 2 of 2" in pages[6]
     assert "Hero cards: backs, sheet 2 of 2 (long edge flip)" in pages[7]
+
+
+def test_a_tiled_board_comes_with_its_assembly_map_and_is_held_once(plain: Path) -> None:
+    pdf = reader(plain / "pnp-a4.pdf")
+    pages = texts(pdf)
+    maps = [n for n, text in enumerate(pages) if "Greatfield: assembly map of" in text]
+    tiles = [n for n, text in enumerate(pages) if re.search(r"Greatfield: tile [A-Z]\d", text)]
+    assert len(maps) == 1 and tiles and maps[0] < tiles[0]
+    labels = {re.search(r"Greatfield: tile ([A-Z]\d)", pages[n]).group(1) for n in tiles}
+    assert labels <= set(pages[maps[0]].split())  # every tile is labelled on the map
+    board = _forms(pdf, maps[0])
+    assert board and all(board <= _forms(pdf, n) for n in tiles)  # one XObject for every tile
 
 
 def test_every_card_name_is_text_as_often_as_it_prints(plain: Path) -> None:

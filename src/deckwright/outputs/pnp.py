@@ -485,11 +485,16 @@ class SheetBook:
                     self.blank(f"{title}: back of the board page (blank)", group.title)
                 continue
             tiles = plan_tiles(self.paper, item)
+            self.add(
+                f"{title}: assembly map of {len(tiles)} tiles",
+                self._map_draw(title, item, tiles, name),
+                group.title,
+            )
+            if self.duplex:
+                self.blank(f"{title}: back of the assembly map (blank)", group.title)
             for tile in tiles:
-                what = (
-                    f"{title}: tile {tile.label} of {tile.cols} x {tile.rows}; cut the dashed seams, "
-                    "lay each tile over its left and upper neighbours, match the crosses"
-                )
+                # how the tiles go together is on the assembly map, just before them
+                what = f"{title}: tile {tile.label} of {tile.cols} x {tile.rows}; cut the dashed seams"
                 self.add(what, self._tile_draw(item, tile, name), group.title)
                 if self.duplex:
                     self.blank(f"{title}: back of tile {tile.label} (blank)", group.title)
@@ -531,6 +536,13 @@ class SheetBook:
                 for slot in slots:
                     d.rect(slot.trim, radius=slot.radius)
             return union(s.trim for s in slots), union(s.clip for s in slots)
+
+        return draw
+
+    def _map_draw(self, title: str, item: Item, tiles, name: str) -> Draw:
+        def draw(d: PageDrawing) -> tuple[None, None]:
+            face = self.sheet_faces(name, self.variant.ink_saver)
+            return pnp_pages.draw_board_map(d, self.paper, self.font, title, face, item, tiles)
 
         return draw
 

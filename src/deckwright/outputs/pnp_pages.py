@@ -1,4 +1,5 @@
-"""The print-and-play PDF's own pages: calibration, duplex alignment sheet, component checklist.
+"""The print-and-play PDF's own pages: calibration, duplex alignment sheet, component checklist,
+and the assembly map of a tiled board.
 
 Each is drawn onto a `PageDrawing` in page coordinates (points, y down); the footer is added by
 `outputs.pnp`. Text is set in the sheets' font and measured with it, so nothing runs past the
@@ -11,10 +12,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..geometry import Box
-from ..impose import FOOTER_BAND, MM, AlignSheet, Segment, plan_alignment
+from ..impose import FOOTER_BAND, MM, Affine, AlignSheet, Item, Segment, Tile, plan_alignment
 from ..model import Game, Unknown
 from ..readers.papers import Paper
-from ..render.sheets import MARK_STROKE, PageDrawing, SheetFont
+from ..render.sheets import MARK_STROKE, PageDrawing, SheetFace, SheetFont
 
 GREY = "#6b6b6b"
 LIGHT = "#b8b8b8"
@@ -299,3 +300,57 @@ def _entry(d: PageDrawing, font: SheetFont, x: float, y: float, width: float, en
     detail, dsize = font.fit(entry.detail, 6.5, room - used, 5)
     if detail:
         d.text(name_x + used, base, detail, dsize, fill=GREY)
+
+
+def draw_board_map(
+    d: PageDrawing,
+    paper: Paper,
+    font: SheetFont,
+    title: str,
+    face: SheetFace,
+    item: Item,
+    tiles: Sequence[Tile],
+) -> tuple[None, None]:
+    """A tiled board whole, scaled to the page, each tile's part outlined and labelled: how the
+    tiles go together.
+
+    Placing the board whole before its tiles also lets the PDF hold it once, as one Form XObject
+    that every tile shows part of (a face first placed in part gets an XObject per placement).
+    """
+    x, width = _text_width(paper)
+    y = paper.margin + 12 * MM
+    heading, size = font.fit(title, 14, width, 9, bold=True)
+    d.text(x, y, heading, size, bold=True)
+    y = _paragraph(
+        d,
+        font,
+        f"{len(tiles)} tiles: print them at actual size, cut each along its dashed seams and lay "
+        "it over its left and upper neighbours, crosses on crosses. Each tile's footer names it.",
+        x,
+        y + 6 * MM,
+        width,
+        9,
+        fill=GREY,
+    )
+    area = Box(x, y + 2 * MM, width, paper.height - paper.margin - FOOTER_BAND - 4 * MM - (y + 2 * MM))
+    canvas_w, canvas_h = item.canvas
+    scale = min(area.w / canvas_w, area.h / canvas_h)
+    board = Box(area.x + (area.w - canvas_w * scale) / 2, area.y, canvas_w * scale, canvas_h * scale)
+    d.card(face, item.canvas, Affine(a=scale, d=scale, e=board.x, f=board.y), board)
+    label_size = 12
+    for tile in tiles:
+        part = Box(
+            board.x + tile.source.x * scale,
+            board.y + tile.source.y * scale,
+            tile.source.w * scale,
+            tile.source.h * scale,
+        )
+        d.rect(part, stroke="#ffffff", width=3 * MARK_STROKE)
+        d.rect(part, width=MARK_STROKE, dash="4 2")
+    for tile in tiles:  # labels over every outline
+        cx = board.x + (tile.source.x + tile.source.w / 2) * scale
+        cy = board.y + (tile.source.y + tile.source.h / 2) * scale
+        w = font.width(tile.label, label_size, bold=True) + 3 * MM
+        d.rect(Box(cx - w / 2, cy - 3.5 * MM, w, 7 * MM), fill="#ffffff", radius=1 * MM)
+        d.text(cx, cy + 0.35 * label_size, tile.label, label_size, bold=True, anchor="middle")
+    return None, None
