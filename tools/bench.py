@@ -47,6 +47,13 @@ SQUIB_PEER_DECK_SECONDS = 9.0  # the low end of Squib 0.20's 9-11 s on this mach
 def copy_project(target: Path) -> None:
     for name in ("cards", "layouts", "templates", "fonts", "examples"):
         shutil.copytree(REPO / name, target / name, symlinks=True)
+    (target / "tmp").mkdir()
+
+
+def build_env(project: Path) -> dict[str, str]:
+    """A fixed date, and the project's own temp folder: deckwright keeps its fontconfig cache in
+    the temp folder, one per fonts folder, and each copy of the project has its own."""
+    return {**os.environ, "SOURCE_DATE_EPOCH": "1764460800", "TMPDIR": str(project / "tmp")}
 
 
 def run_build(project: Path, game: str, *extra: str) -> tuple[float, int, str, dict[str, float]]:
@@ -61,7 +68,7 @@ def run_build(project: Path, game: str, *extra: str) -> tuple[float, int, str, d
         stderr=subprocess.STDOUT,
         text=True,
         cwd=project,
-        env={**os.environ, "SOURCE_DATE_EPOCH": "1764460800"},
+        env=build_env(project),
     )
     lines, stages, last = [], {}, start
     for line in proc.stdout:
@@ -130,7 +137,7 @@ def watch_rebuild(project: Path, target: str, folder: Path, edit_file: str, jobs
         stderr=subprocess.STDOUT,
         text=True,
         cwd=project,
-        env={**os.environ, "SOURCE_DATE_EPOCH": "1764460800", "PYTHONUNBUFFERED": "1"},
+        env={**build_env(project), "PYTHONUNBUFFERED": "1"},
     )
     lines = iter(proc.stdout)
 
