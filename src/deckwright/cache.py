@@ -10,11 +10,14 @@ deleting that folder (or `--no-cache`) only costs time.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import pickle
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from . import __version__
 from .writer import Writer
@@ -114,3 +117,24 @@ class RenderCache:
     def record_render(self, label: str) -> None:
         self.stats.renders += 1
         self.stats.rendered.append(label)
+
+
+class PickleStore:
+    """Python values kept in a folder between builds, as checked pickles (trusted like the rest
+    of build/). A value that is missing, torn or unreadable reads as None; one that cannot be
+    written is not kept: either only costs the work of making it again."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def get(self, name: str) -> Any | None:
+        try:
+            data = unchecked((self.folder / name).read_bytes())
+            return pickle.loads(data) if data is not None else None
+        except Exception:  # unreadable, or a pickle of something that no longer loads
+            return None
+
+    def put(self, name: str, value: Any) -> None:
+        with contextlib.suppress(OSError):
+            data = checked(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+            Writer(self.folder, durable=False).write_bytes(name, data)

@@ -11,8 +11,6 @@ and their items stand. Everything else is a plain str/int/float/bool/None.
 
 from __future__ import annotations
 
-import contextlib
-import pickle
 import re
 import unicodedata
 from pathlib import Path
@@ -24,9 +22,8 @@ from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
-from .cache import checked, code_version, digest, unchecked
+from .cache import PickleStore, code_version, digest
 from .diagnostics import Loc
-from .writer import Writer
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_NODES = 200_000  # constructed values per file, aliases counted each time they expand
@@ -283,26 +280,22 @@ class ParseCache:
     A parse is a function of the file's bytes, the path its locations name, and the parsing
     code: an entry is keyed by the first two, in a folder named for the last (deckwright's code
     and PyYAML's version), so a hit is exactly what parsing would give. Only files that parse
-    are kept. Entries are pickles, trusted like the rest of build/; one that cannot be read or
-    written only means parsing again. With `read` off (`build --no-cache`), files are parsed
-    afresh and the entries rewritten for the next build.
+    are kept, in a `PickleStore`: one that cannot be read or written only means parsing again.
+    With `read` off (`build --no-cache`), files are parsed afresh and the entries rewritten for
+    the next build.
     """
 
     def __init__(self, cache_dir: Path, read: bool = True) -> None:
         self.folder = cache_dir / "yaml" / digest(yaml.__version__, code_version())[:16]
+        self.store = PickleStore(self.folder)
         self.read = read
 
     def load(self, raw: bytes, shown: str) -> Any:
-        path = self.folder / digest(raw, shown)
-        if self.read:
-            with contextlib.suppress(Exception):  # missing, torn or damaged: parse again
-                entry = unchecked(path.read_bytes())
-                if entry is not None:
-                    return pickle.loads(entry)
+        name = digest(raw, shown)
+        if self.read and (value := self.store.get(name)) is not None:
+            return value
         value = loads(_decode(raw, shown), shown)
-        with contextlib.suppress(OSError):
-            entry = checked(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
-            Writer(self.folder, durable=False).write_bytes(path.name, entry)
+        self.store.put(name, value)
         return value
 
 

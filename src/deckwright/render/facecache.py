@@ -10,15 +10,13 @@ compared on every hit, since which ones a template asks for is only known once i
 A card with an art file is not kept (art may be a symlink and is checked at each use); neither is
 a render that failed, so every template error is reported afresh.
 
-Entries are pickles, trusted like the rest of build/; one that cannot be read or written only
-means rendering again.
+Entries are kept in a `PickleStore`: one that cannot be read or written only means rendering
+again.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import pickle
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,9 +24,8 @@ from typing import TYPE_CHECKING
 
 import jinja2
 
-from ..cache import checked, code_version, digest, files_digest, unchecked
+from ..cache import PickleStore, code_version, digest, files_digest
 from ..model import Card, Game
-from ..writer import Writer
 
 if TYPE_CHECKING:
     from .svg import Rendered
@@ -75,7 +72,7 @@ class FaceCache:
         and kept."""
         self.game = game
         self.read = read
-        self.folder = cache_dir / "faces"
+        self.store = PickleStore(cache_dir / "faces")
         self._common = digest(
             code_version(),
             jinja2.__version__,
@@ -92,12 +89,8 @@ class FaceCache:
     def get(self, key: str) -> Rendered | None:
         if not self.read:
             return None
-        try:
-            data = unchecked((self.folder / key[:2] / key).read_bytes())
-            entry = pickle.loads(data) if data is not None else None
-        except Exception:  # missing or damaged: render again
-            return None
-        if not isinstance(entry, _Entry):
+        entry = self.store.get(f"{key[:2]}/{key}")
+        if not isinstance(entry, _Entry):  # missing, damaged, or not ours: render again
             return None
         for card_id, seen in entry.looked_up:
             if card_digest(self.game, self.game.card(card_id)) != seen:
@@ -106,6 +99,4 @@ class FaceCache:
 
     def put(self, key: str, rendered: Rendered, looked_up: Iterable[str]) -> None:
         seen = tuple((i, card_digest(self.game, self.game.card(i))) for i in dict.fromkeys(looked_up))
-        data = pickle.dumps(_Entry(seen, rendered), pickle.HIGHEST_PROTOCOL)
-        with contextlib.suppress(OSError):
-            Writer(self.folder, durable=False).write_bytes(f"{key[:2]}/{key}", checked(data))
+        self.store.put(f"{key[:2]}/{key}", _Entry(seen, rendered))
