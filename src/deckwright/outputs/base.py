@@ -8,7 +8,9 @@ them atomically. Builders never touch the disk themselves and report problems in
 from __future__ import annotations
 
 import importlib.util
+import multiprocessing
 from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -70,3 +72,11 @@ class BuildContext:
         if key not in self.shared:
             self.shared[key] = make()
         return self.shared[key]
+
+
+def worker_pool(workers: int, initializer=None, initargs: tuple = ()) -> ProcessPoolExecutor:
+    """Processes for `--jobs`. Forked, not started afresh: a worker inherits the fontconfig set-up
+    and CairoSVG settings `fonts.activate` made before cairo was first imported (which a new
+    interpreter would not have), and imports nothing again."""
+    fork = multiprocessing.get_context("fork")
+    return ProcessPoolExecutor(workers, fork, initializer=initializer, initargs=initargs)

@@ -3,10 +3,9 @@ card, TGC, proof and print-and-play outputs."""
 
 from __future__ import annotations
 
-import multiprocessing
 import re
 from collections.abc import Iterable, Mapping
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from ..render.style import load_style
 from ..render.svg import CardRenderer
 from ..render.textsvg import TextPainter
 from ..source import ParseCache
-from .base import BuildContext
+from .base import BuildContext, worker_pool
 
 PRINT_DPI = 300
 THUMB_WIDTH = 180  # px: a face's width on the proof sheets
@@ -230,11 +229,7 @@ def _draw_all(ctx: BuildContext, what: str, jobs: list[_Job], cached: int) -> li
     else:
         # Largest first (the boards), so that no worker is left drawing a board alone at the end.
         order = sorted(range(len(jobs)), key=lambda i: jobs[i].cost, reverse=True)
-        # fork: workers inherit the fontconfig set-up and CairoSVG's text metrics setting
-        # (fonts.activate), which a fresh interpreter would not have.
-        fork = multiprocessing.get_context("fork")
-        pool = ProcessPoolExecutor(ctx.options.jobs, fork, initializer=_start_worker, initargs=(ctx.cache,))
-        with pool:
+        with worker_pool(ctx.options.jobs, _start_worker, (ctx.cache,)) as pool:
             futures = {pool.submit(_draw_in_worker, jobs[i]): i for i in order}
             for future in as_completed(futures):
                 drawn[futures[future]] = future.result()

@@ -20,10 +20,8 @@ in `deckwright.render.sheets`. This module turns the pages into PDFs, from the c
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 
 from ..cache import RenderCache
 from ..readers.papers import Paper, read_papers
@@ -38,7 +36,7 @@ from ..render.sheets import (
     pages_to_pdf,
     pdf_date,
 )
-from .base import BuildContext, Output
+from .base import BuildContext, Output, worker_pool
 from .card_images import faces
 from .pnp_book import SheetBook, variants
 
@@ -160,9 +158,7 @@ def _map(function: Callable, items: list, workers: int) -> Iterator:
     if workers <= 1 or len(items) < 2:
         yield from map(function, items)
         return
-    # fork: workers inherit the fontconfig set-up made before cairo was first imported
-    fork = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=min(workers, len(items)), mp_context=fork) as pool:
+    with worker_pool(min(workers, len(items))) as pool:
         yield from pool.map(function, items)
 
 

@@ -13,9 +13,7 @@ SOURCE_DATE_EPOCH's, when it is set.
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -36,7 +34,7 @@ from ..render.documents import (
 from ..render.fonts import GENERIC_FAMILIES, FontRegistry, load_registry
 from ..render.prose import Prose, render_prose
 from ..render.webfonts import woff2_data_url
-from .base import BuildContext, Output
+from .base import BuildContext, Output, worker_pool
 
 SHARED = "_shared"
 TEMPLATE = "rulebook.html.j2"
@@ -128,10 +126,7 @@ def _web_fonts(ctx: BuildContext, faces: list[Path], chars: str) -> Iterator[Cal
     cache = getattr(ctx, "cache", None)
     todo = [f for f in faces if cache is None or cache.get(cache.key(WEB_FONT, *parts(f))) is None]
     workers = min(ctx.options.jobs - 1, len(todo))
-    # fork, as card_images: no new interpreter to start, no module to import again
-    pool = (
-        ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) if workers > 0 else None
-    )
+    pool = worker_pool(workers) if workers > 0 else None
     started = {face: pool.submit(woff2_data_url, face, chars) for face in todo} if pool else {}
 
     def url(face: Path) -> str:
