@@ -193,17 +193,16 @@ _Drawn = tuple[bytes | None, bytes | None]  # a face's PNG and thumbnail (None w
 
 
 def _draw(job: _Job, cache: RenderCache) -> _Drawn:
-    """Draw one face and store what it drew in the cache: a cache file costs ~2 ms to write
-    safely (temp file, fsync, rename), which workers spend in parallel."""
+    """Draw one face and store what it drew in the cache (workers write their entries in
+    parallel)."""
     if job.thumb_key is None:
-        png = svg_to_png(job.svg, *job.size)
-        cache.put(job.png_key, png)
-        return png, None
-    png, thumb = svg_to_png_and_thumbnail(job.svg, job.size, job.thumb, with_png=job.png_key is not None)
-    if job.png_key is not None:
-        cache.put(job.png_key, png)
-    cache.put(job.thumb_key, thumb)
-    return png, thumb
+        drawn = (svg_to_png(job.svg, *job.size), None)
+    else:
+        drawn = svg_to_png_and_thumbnail(job.svg, job.size, job.thumb, with_png=job.png_key is not None)
+    for key, data in zip((job.png_key, job.thumb_key), drawn, strict=True):
+        if key is not None:
+            cache.put(key, data)
+    return drawn
 
 
 _worker_cache: RenderCache | None = None  # the build's cache, in a pool's worker
@@ -248,5 +247,8 @@ def used_fonts_digest(ctx: BuildContext, svg: str) -> str:
         "font-digests",
         lambda: {font.id: files_digest(font.faces.values()) for font in ctx.fonts.fonts.values()},
     )
-    ids = sorted({ctx.fonts.font(family).id for family in set(_FONT_FAMILY.findall(svg))})
-    return digest(*(f"{i}:{per_font[i]}" for i in ids))
+    known = ctx.memo("svg-font-digests", dict)  # a face's PNG and thumbnail keys both ask
+    if svg not in known:
+        ids = sorted({ctx.fonts.font(family).id for family in set(_FONT_FAMILY.findall(svg))})
+        known[svg] = digest(*(f"{i}:{per_font[i]}" for i in ids))
+    return known[svg]
