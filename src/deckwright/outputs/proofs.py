@@ -1,9 +1,9 @@
 """`build/<game>/proofs/<deck>.png`: a contact sheet of every face of a deck with its id.
 
 For a quick look before printing: faces in database order, backs after fronts, each labelled
-with its face name, at a small scale. The thumbnails come from card_images: each is the face's
-drawing replayed small (never a 300 DPI image shrunk: a board's would be ~90 MB), cached per
-face, so editing one card redraws one thumbnail and composes its deck's sheet again.
+with its face name, at a small scale. The thumbnails come from card_images, cached per face: a
+card's is its image shrunk, a board's is drawn small (a board is never whole in memory at
+300 DPI). Editing one card redraws one thumbnail and composes its deck's sheet again.
 """
 
 from __future__ import annotations

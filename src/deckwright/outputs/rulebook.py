@@ -120,11 +120,9 @@ def _web_fonts(ctx: BuildContext, faces: list[Path], chars: str) -> Iterator[Cal
     starts no worker at all.
     """
 
-    def parts(face: Path) -> tuple[str, bytes, str]:
-        return (face.name, face.read_bytes(), chars)
-
+    parts = {face: (face.name, face.read_bytes(), chars) for face in faces}  # each file read once
     cache = getattr(ctx, "cache", None)
-    todo = [f for f in faces if cache is None or cache.get(cache.key(WEB_FONT, *parts(f))) is None]
+    todo = [f for f in faces if cache is None or cache.get(cache.key(WEB_FONT, *parts[f])) is None]
     workers = min(ctx.options.jobs - 1, len(todo))
     pool = worker_pool(workers) if workers > 0 else None
     started = {face: pool.submit(woff2_data_url, face, chars) for face in todo} if pool else {}
@@ -134,7 +132,7 @@ def _web_fonts(ctx: BuildContext, faces: list[Path], chars: str) -> Iterator[Cal
             future = started.pop(face, None)
             return (future.result() if future else woff2_data_url(face, chars)).encode("ascii")
 
-        return _through(ctx, WEB_FONT, f"woff2:{face.name}", parts(face), make).decode("ascii")
+        return _through(ctx, WEB_FONT, f"woff2:{face.name}", parts[face], make).decode("ascii")
 
     try:
         yield url
@@ -143,7 +141,7 @@ def _web_fonts(ctx: BuildContext, faces: list[Path], chars: str) -> Iterator[Cal
             pool.shutdown(cancel_futures=True)  # waits only for the faces being subset
         for face, future in started.items():  # the faces the HTML did not take
             if cache is not None and not future.cancelled() and future.exception() is None:
-                cache.put(cache.key(WEB_FONT, *parts(face)), future.result().encode("ascii"))
+                cache.put(cache.key(WEB_FONT, *parts[face]), future.result().encode("ascii"))
 
 
 def _through(ctx: BuildContext, kind: str, label: str, parts, make) -> bytes:

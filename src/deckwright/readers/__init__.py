@@ -64,7 +64,11 @@ def load_game(
     enums = read_enums(game_doc.get("enums", YMap(game_doc.loc)), game_doc.loc_of("enums"), diags)
     card_types = read_card_types(game_doc.get("card_types"), game_doc.loc_of("card_types"), enums, diags)
     decks = read_decks(game_doc.get("decks", YMap(game_doc.loc)), game_doc.loc_of("decks"), card_types, diags)
-    build = read_build(game_doc["build"], game_doc.loc_of("build"), diags) if "build" in game_doc else None
+    build = (
+        read_build(game_doc["build"], game_doc.loc_of("build"), diags)
+        if "build" in game_doc
+        else BuildSettings()
+    )
 
     cards, tables, checks = [], {}, []
     for name, doc in documents:
@@ -104,5 +108,5 @@ def load_game(
         checks=tuple(checks),
         files=tuple(n for n, _ in documents),
         rulebook=rulebook,
-        build=build or BuildSettings(),
+        build=build,
     )
