@@ -16,7 +16,7 @@ from cairosvg import surface as cairosvg_surface
 from PIL import Image, ImageChops
 from pypdf import PdfReader
 
-from deckwright.render import cairotext
+from deckwright.fonts import cairotext
 
 W, H = 300, 120
 

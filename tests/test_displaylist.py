@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import cairocffi
 
-from deckwright.render.displaylist import Drawing, recording_class, replay
+from deckwright.render.pdf.displaylist import Drawing, recording_class, replay
 
 Recording = recording_class(cairocffi.Context)
 

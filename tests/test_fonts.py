@@ -19,7 +19,7 @@ import pytest
 from PIL import Image
 
 from deckwright.diagnostics import Diagnostics, Loc
-from deckwright.render.fonts import (
+from deckwright.fonts.registry import (
     FONTCONFIG_NAME,
     FontError,
     check_glyphs,
@@ -27,7 +27,7 @@ from deckwright.render.fonts import (
     load_registry,
     write_fontconfig,
 )
-from deckwright.render.text import measure
+from deckwright.render.card.textfit import measure
 
 FONTS = Path(__file__).resolve().parents[1] / "fonts"
 GAMALIEL = FONTS / "gamaliel" / "Gamaliel.ttf"
@@ -213,7 +213,7 @@ ISOLATED = r"""
 import base64, json, sys
 from pathlib import Path
 from deckwright.diagnostics import Diagnostics
-from deckwright.render.fonts import activate, fontconfig_files, isolation_problems, load_registry
+from deckwright.fonts.registry import activate, fontconfig_files, isolation_problems, load_registry
 job = json.load(sys.stdin)
 registry = load_registry(Path(job["fonts"]), Diagnostics())
 activate(registry, Path(job["cache"]))
@@ -278,7 +278,7 @@ import sys
 from pathlib import Path
 import cairocffi
 from deckwright.diagnostics import Diagnostics
-from deckwright.render.fonts import FontError, activate, load_registry
+from deckwright.fonts.registry import FontError, activate, load_registry
 registry = load_registry(Path(sys.argv[1]), Diagnostics())
 try:
     activate(registry, Path(sys.argv[2]))

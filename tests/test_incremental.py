@@ -133,7 +133,7 @@ def test_a_sheet_is_the_same_from_thumbnails_drawn_with_the_images_or_alone(tmp_
 
 
 def test_a_pool_gives_each_face_its_own_images(tmp_path: Path, capsys, monkeypatch) -> None:
-    from deckwright.outputs import card_images
+    from deckwright.context import card_images
 
     monkeypatch.setattr(card_images, "POOL_FROM", 2)  # the mini game's five faces go to the pool
     results = []

@@ -9,7 +9,7 @@ import sys
 import pytest
 from PIL import Image
 
-from deckwright.render.png import encode_rgb
+from deckwright.render.image.png import encode_rgb
 
 
 def test_round_trip_and_dpi() -> None:
@@ -25,7 +25,7 @@ def test_round_trip_and_dpi() -> None:
 
 
 def test_strips_make_the_same_png_as_one_image() -> None:
-    from deckwright.render.png import encode_rgb_strips
+    from deckwright.render.image.png import encode_rgb_strips
 
     image = Image.new("RGB", (40, 30))
     image.putdata([(x * 5 % 256, y * 9 % 256, 7) for y in range(30) for x in range(40)])
@@ -56,7 +56,7 @@ def pixels(png: bytes) -> Image.Image:
 
 
 def test_a_replayed_recording_has_the_pixels_of_drawing_straight_onto_the_image(monkeypatch) -> None:
-    from deckwright.render import raster
+    from deckwright.render.image import raster
 
     straight = raster.svg_to_png(SVG_WITH_TEXT, 200, 600)
     monkeypatch.setattr(raster, "STRIPS_ABOVE_PIXELS", 1000)
@@ -65,7 +65,7 @@ def test_a_replayed_recording_has_the_pixels_of_drawing_straight_onto_the_image(
 
 
 def test_a_large_image_is_drawn_in_strips_like_it_would_be_whole(monkeypatch) -> None:
-    from deckwright.render import raster
+    from deckwright.render.image import raster
 
     whole = raster.svg_to_png(SVG_WITH_TEXT, 200, 600)
     monkeypatch.setattr(raster, "STRIPS_ABOVE_PIXELS", 1000)
@@ -79,7 +79,7 @@ def test_a_large_image_is_drawn_in_strips_like_it_would_be_whole(monkeypatch) ->
 
 @pytest.mark.parametrize("strips", [False, True])
 def test_a_thumbnail_shows_the_image_small(monkeypatch, strips: bool) -> None:
-    from deckwright.render import raster
+    from deckwright.render.image import raster
 
     if strips:  # an image drawn in strips has its thumbnail drawn small
         monkeypatch.setattr(raster, "STRIPS_ABOVE_PIXELS", 1000)
@@ -104,7 +104,7 @@ def test_a_board_is_drawn_in_bounded_memory() -> None:
     )
     code = (
         "import resource\n"
-        "from deckwright.render.raster import svg_to_png\n"
+        "from deckwright.render.image.raster import svg_to_png\n"
         f"assert svg_to_png({board!r}, 5475, 5475).startswith(b'\\x89PNG')\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
     )

@@ -15,13 +15,12 @@ import pytest
 from conftest import FIXTURES, REPO, TempProject
 from deckwright.cli import main
 from deckwright.diagnostics import Diagnostics
-from deckwright.geometry import Box
-from deckwright.impose import (
+from deckwright.geometry import Affine, Box, union
+from deckwright.model import Layout
+from deckwright.outputs.pnp.impose import (
     FOLD_CLEARANCE,
     MARK_MIN,
-    MM,
     TILE_OVERLAP,
-    Affine,
     Item,
     back_slot,
     crop_marks,
@@ -31,14 +30,12 @@ from deckwright.impose import (
     plan_gutterfold,
     plan_tiles,
     sheet_flip,
-    union,
 )
-from deckwright.model import Layout
 from deckwright.pipeline import load_layouts
 from deckwright.project import Project
 from deckwright.readers.papers import read_papers
-from deckwright.render.sheetfaces import FaceDrawings
-from deckwright.render.sheets import (
+from deckwright.render.pdf.facedrawings import FaceDrawings
+from deckwright.render.pdf.painter import (
     MARK_STROKE,
     PageDrawing,
     SheetFace,
@@ -46,6 +43,7 @@ from deckwright.render.sheets import (
     pages_to_pdf,
     pdf_date,
 )
+from deckwright.units import MM
 
 A4 = (595.28, 841.89)
 LETTER = (612.0, 792.0)

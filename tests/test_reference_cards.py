@@ -13,7 +13,7 @@ from deckwright.diagnostics import Diagnostics
 from deckwright.model import Unknown
 from deckwright.pipeline import check_game, load_fonts, load_layouts
 from deckwright.project import Project
-from deckwright.render.geometry import CardGeometry
+from deckwright.render.card.geometry import CardGeometry
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -36,8 +36,8 @@ from deckwright.diagnostics import Diagnostics
 from deckwright.lock import BuildLock
 from deckwright.readers import load_game
 from deckwright.readers.layouts import read_layouts
-from deckwright.render.art import ArtLibrary
-from deckwright.render.geometry import Box
+from deckwright.render.card.art import ArtLibrary
+from deckwright.render.card.geometry import Box
 from deckwright.source import SourceError, loads
 from deckwright.validate import validate_game
 from deckwright.writer import Writer

@@ -19,12 +19,12 @@ from pypdf import PdfReader
 from conftest import FIXTURES, REPO, TempProject, messages
 from deckwright.cli import main
 from deckwright.diagnostics import Diagnostics, Loc
+from deckwright.fonts.registry import load_registry
 from deckwright.model import RulebookFile
 from deckwright.readers.rulebook import RefSyntaxError, parse_ref, read_rulebook_text, scan_refs
-from deckwright.render.documents import booklet_order
-from deckwright.render.fonts import load_registry
-from deckwright.render.prose import render_prose
-from deckwright.render.weasy import LocalFetcher
+from deckwright.render.document.documents import booklet_order
+from deckwright.render.document.prose import render_prose
+from deckwright.render.document.weasy import LocalFetcher
 
 FILLER = " ".join(
     ["The light gathers where the heroes stand, and the dark waits at the edge of the table."] * 9

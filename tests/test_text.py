@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from deckwright.diagnostics import Diagnostics
-from deckwright.render.fonts import load_registry
-from deckwright.render.text import (
+from deckwright.fonts.registry import load_registry
+from deckwright.render.card.textfit import (
     MIN_SIZE_PT,
     STEP_PT,
     IconRun,
@@ -265,7 +265,7 @@ RENDER = r"""
 import base64, json, sys
 from pathlib import Path
 from deckwright.diagnostics import Diagnostics
-from deckwright.render.fonts import activate, load_registry
+from deckwright.fonts.registry import activate, load_registry
 job = json.load(sys.stdin)
 activate(load_registry(Path(job["fonts"]), Diagnostics()), Path(job["cache"]))
 import cairosvg

@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
+from .context.base import DUPLEX, PAPERS, BuildOptions
 from .diagnostics import Diagnostics
+from .kinds import OUTPUT_KINDS, available_kinds
 from .lock import BuildLock, LockedError
-from .outputs.base import DUPLEX, OUTPUT_KINDS, PAPERS, BuildOptions, available_kinds
 from .project import Project, find_root
 from .uptodate import input_digest, is_up_to_date, record
 from .watch import snapshot, wait_for_change
@@ -241,7 +242,7 @@ class Cli:
         return status
 
     def export(self) -> int:
-        from .outputs.export import export_csv, export_json
+        from .render.export import export_csv, export_json
 
         results, shared = self.check_all([self.args.game])
         result = results[0]

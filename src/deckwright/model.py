@@ -317,3 +317,15 @@ class Layout:
     loc: Loc
     tgc_product: str | None = None
     tgc_pixels: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """A sheet of paper, portrait, in points; `margin` is the band a printer may not print."""
+
+    id: str
+    title: str
+    width: float
+    height: float
+    margin: float
+    loc: Loc

@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .cache import RenderCache, files_digest
+from .context.base import OUTPUT_KINDS, BuildContext, BuildOptions, Output
 from .diagnostics import Diagnostics
+from .fonts.registry import FontRegistry, activate, load_registry
 from .model import Game, Layout
-from .outputs.base import OUTPUT_KINDS, BuildContext, BuildOptions, Output
 from .progress import NoProgress, Progress
 from .project import Project
 from .readers import load_game
 from .readers.layouts import read_layouts
-from .render.fonts import FontRegistry, activate, load_registry
 from .source import ParseCache
 from .validate import validate_game
 from .writer import Writer
@@ -28,7 +28,7 @@ from .writer import Writer
 WRITE_THREADS = 8
 
 if TYPE_CHECKING:
-    from .render.faces import FaceSet
+    from .render.card.faces import FaceSet
 
 
 @dataclass
@@ -81,8 +81,8 @@ def check_game(
     validate_game(game, layouts, diags)
     faces = None
     if fonts is not None and not diags.has_errors:
-        from .outputs.card_images import make_renderer  # the rendering stack, only when needed
-        from .render.faces import render_faces
+        from .context.card_images import make_renderer  # the rendering stack, only when needed
+        from .render.card.faces import render_faces
 
         renderer = make_renderer(project, game, layouts, fonts, diags, cache_dir, use_cache)
         if renderer is not None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-POINTS_PER = {"pt": 1.0, "in": 72.0, "mm": 72.0 / 25.4, "cm": 72.0 / 2.54}
+MM = 72 / 25.4  # points in a millimetre
+POINTS_PER = {"pt": 1.0, "in": 72.0, "mm": MM, "cm": 72.0 / 2.54}
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?(?:/\d+)?)\s*(pt|in|mm|cm)\s*$")
 
 

@@ -16,7 +16,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from .cache import code_version
-from .outputs.base import BuildOptions
+from .context.base import BuildOptions
 from .writer import Writer
 
 STATE_DIR = ".cache/state"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .base import BuildContext, Output
-from .card_images import face_pngs, faces
+from ..context.base import BuildContext, Output
+from ..context.card_images import face_pngs, faces
 
 
 def build(ctx: BuildContext) -> list[Output]:

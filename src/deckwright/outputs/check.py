@@ -17,11 +17,11 @@ from markupsafe import Markup, escape
 
 from .. import consistency
 from ..consistency import Finding, Report, Side
+from ..context.base import BuildContext, Output
 from ..diagnostics import Diagnostics, Loc
+from ..fonts.registry import SLOTS, load_registry
 from ..model import Game
 from ..project import Project
-from ..render.fonts import SLOTS, load_registry
-from .base import BuildContext, Output
 
 TEMPLATE = "_shared/check.html.j2"
 FAMILIES = ("Linux Libertine O", "Inter", "DejaVu Sans Mono")

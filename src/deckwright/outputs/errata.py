@@ -25,12 +25,12 @@ from markupsafe import Markup
 from ..consistency.errata import Erratum, errata
 from ..consistency.texts import card_label
 from ..consistency.words import compare
+from ..context.base import BuildContext, Output
 from ..diagnostics import Diagnostics, Loc
+from ..fonts.registry import load_registry
 from ..model import Game, Unknown
 from ..project import Project
-from ..render.documents import font_faces, source_date
-from ..render.fonts import load_registry
-from .base import BuildContext, Output
+from ..render.document.documents import font_faces, source_date
 
 if TYPE_CHECKING:
     from ..cache import RenderCache
@@ -209,7 +209,7 @@ def errata_pdf(
         return None
 
     def make() -> bytes:
-        from ..render.weasy import render_pdf  # WeasyPrint loads only when a PDF is drawn
+        from ..render.document.weasy import render_pdf  # WeasyPrint loads only when a PDF is drawn
 
         roots = (project.fonts_dir, project.templates_dir)
         pdf, warnings = render_pdf(html, project.templates_dir, roots, f"{game.id}/errata")

@@ -12,9 +12,9 @@ import io
 
 from PIL import Image, ImageDraw, ImageFont
 
-from ..render.png import encode_rgb
-from .base import BuildContext, Output
-from .card_images import THUMB_WIDTH, face_thumbs, faces
+from ..context.base import BuildContext, Output
+from ..context.card_images import THUMB_WIDTH, face_thumbs, faces
+from ..render.image.png import encode_rgb
 
 COLUMNS = 8
 GAP = 16

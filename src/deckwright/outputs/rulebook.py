@@ -20,21 +20,21 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound
 from markupsafe import Markup
 
+from ..context.base import BuildContext, Output, worker_pool
 from ..diagnostics import Diagnostics, Loc
+from ..fonts.registry import GENERIC_FAMILIES, FontRegistry, load_registry
 from ..model import Game, Unknown
 from ..progress import NoProgress
-from ..render.datatables import format_value
-from ..render.documents import (
+from ..render.document.datatables import format_value
+from ..render.document.documents import (
     families_in,
     font_faces,
     impose_booklet,
     pdf_faces,
     source_date,
 )
-from ..render.fonts import GENERIC_FAMILIES, FontRegistry, load_registry
-from ..render.prose import Prose, render_prose
-from ..render.webfonts import woff2_data_url
-from .base import BuildContext, Output, worker_pool
+from ..render.document.prose import Prose, render_prose
+from ..render.document.webfonts import woff2_data_url
 
 SHARED = "_shared"
 TEMPLATE = "rulebook.html.j2"
@@ -80,7 +80,7 @@ def build(ctx: BuildContext) -> list[Output]:
 
     def pdf(kind: str, source: str) -> bytes:
         def make() -> bytes:
-            from ..render.weasy import render_pdf  # WeasyPrint loads only when a PDF is drawn
+            from ..render.document.weasy import render_pdf  # WeasyPrint loads only when a PDF is drawn
 
             data, warnings = render_pdf(source, base, roots, f"{game.id}/{kind}/{ctx.options.paper}")
             _report(ctx, warnings)

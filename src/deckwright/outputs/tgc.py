@@ -10,8 +10,8 @@ from __future__ import annotations
 import csv
 import io
 
-from .base import BuildContext, Output
-from .card_images import face_pngs, faces
+from ..context.base import BuildContext, Output
+from ..context.card_images import face_pngs, faces
 
 MANIFEST_COLUMNS = ("deck", "product", "face", "back", "quantity")
 

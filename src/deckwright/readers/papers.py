@@ -10,28 +10,16 @@ Any `layouts/*.yaml` file may hold a `papers:` block (the layouts reader skips f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..diagnostics import Diagnostics, Loc
+from ..model import Paper
 from ..source import SourceError, YList, YMap, load
 from ..units import UnitError, to_points
 from .common import check_keys, check_slug, expect_map
 
 PAPER_KEYS = ("title", "size", "margin", "note")
 FILE_KEYS = ("papers", "layouts", "note")
-
-
-@dataclass(frozen=True, slots=True)
-class Paper:
-    """A sheet of paper, portrait, in points; `margin` is the band a printer may not print."""
-
-    id: str
-    title: str
-    width: float
-    height: float
-    margin: float
-    loc: Loc
 
 
 def read_papers(folder: Path, diags: Diagnostics, display) -> dict[str, Paper]:

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from math import ceil
 from pathlib import Path
 
-from .fonts import SLOTS, FontRegistry
+from ...fonts.registry import SLOTS, FontRegistry
 
 FONT_MIME = {".otf": "font/otf", ".ttf": "font/ttf", ".woff": "font/woff", ".woff2": "font/woff2"}
 # `font-family: ...` and custom properties that hold a font list (`--body-font: ...`)

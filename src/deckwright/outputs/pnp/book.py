@@ -3,7 +3,7 @@
 `SheetBook` lays out, for one paper and one variant, the calibration page, the checklist, the
 duplex alignment sheet, every deck's fronts and backs (or gutterfold pairs), tokens, and boards
 (whole, or an assembly map and its tiles). Geometry comes from `deckwright.impose`; the info
-pages from `pnp_pages`; `outputs.pnp` turns the pages into PDFs.
+pages from `special_pages`; `pdfs` turns the pages into PDFs.
 """
 
 from __future__ import annotations
@@ -11,16 +11,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..geometry import Box
-from ..impose import (
+from ...geometry import Box, Segment
+from ...model import Card, Game, Layout, Paper, Unknown
+from ...render.pdf.painter import (
+    MARK_STROKE,
+    Page,
+    PageDrawing,
+)
+from ...units import MM
+from . import special_pages
+from .impose import (
     FOOTER_BAND,
     MARK_GAP,
-    MM,
     FooterPlace,
     Grid,
     Gutterfold,
     Item,
-    Segment,
     Slot,
     back_slot,
     bottom_footer,
@@ -32,14 +38,6 @@ from ..impose import (
     sheet_flip,
     union,
 )
-from ..model import Card, Game, Layout, Unknown
-from ..readers.papers import Paper
-from ..render.sheets import (
-    MARK_STROKE,
-    Page,
-    PageDrawing,
-)
-from . import pnp_pages
 
 Draw = Callable[[PageDrawing], tuple[Box | None, Box | None]]
 
@@ -143,7 +141,7 @@ class SheetBook:
     def plan(self) -> None:
         paper = self.paper
         self.add("Calibration: print at actual size", self.draw_calibration, "Calibration and how to print")
-        checklist = pnp_pages.checklist_pages(self.game, self.layouts, paper, self.font)
+        checklist = special_pages.checklist_pages(self.game, self.layouts, paper, self.font)
         for i, draw in enumerate(checklist):
             what = "Component checklist" + (
                 f", page {i + 1} of {len(checklist)}" if len(checklist) > 1 else ""
@@ -152,7 +150,7 @@ class SheetBook:
         if self.duplex:
             if len(self.planned) % 2:
                 self.blank("Blank (back of the checklist)", "Component checklist")
-            sheet = pnp_pages.AlignmentSheet(paper, self.edge, self.back_offset_mm, self.font)
+            sheet = special_pages.AlignmentSheet(paper, self.edge, self.back_offset_mm, self.font)
             flip_name = self.edge.replace("-", " ")
             self.add("Duplex alignment: front", sheet.draw_front, "Duplex alignment sheet")
             self.add(f"Duplex alignment: back ({flip_name} flip)", sheet.draw_back, "Duplex alignment sheet")
@@ -338,7 +336,7 @@ class SheetBook:
     def _map_draw(self, title: str, item: Item, tiles, name: str) -> Draw:
         def draw(d: PageDrawing) -> tuple[None, None]:
             face = self.sheet_faces(name, self.variant.ink_saver)
-            return pnp_pages.draw_board_map(d, self.paper, self.font, title, face, item, tiles)
+            return special_pages.draw_board_map(d, self.paper, self.font, title, face, item, tiles)
 
         return draw
 
@@ -367,7 +365,9 @@ class SheetBook:
                 sections[-1] = (p.section, sections[-1][1], i)
             else:
                 sections.append((p.section, i, i))
-        pnp_pages.draw_calibration(d, self.game, self.paper, self.font, self.subject, self.duplex, sections)
+        special_pages.draw_calibration(
+            d, self.game, self.paper, self.font, self.subject, self.duplex, sections
+        )
         return None, None
 
     def render(self) -> list[Page]:

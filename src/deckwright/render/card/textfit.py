@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
-from .fonts import Face, FontMetrics
+from ...fonts.registry import Face, FontMetrics
 
 MIN_SIZE_PT = 6.0
 STEP_PT = 0.25

@@ -17,7 +17,7 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 
-from ..geometry import Box
+from ...geometry import Box
 
 _PAGE = re.compile(rb"\n(\d+) 0 obj\n<< /Type /Page % (\d+)\n")
 _TAIL = re.compile(rb"startxref\n(\d+)\n%%EOF\n?\Z")

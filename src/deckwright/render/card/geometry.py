@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..geometry import Box
-from ..model import Layout
+from ...geometry import Box
+from ...model import Layout
 
 __all__ = ["Box", "CardGeometry"]
 

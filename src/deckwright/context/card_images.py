@@ -11,15 +11,15 @@ from pathlib import Path
 
 from ..cache import RenderCache, digest, files_digest
 from ..diagnostics import Diagnostics, Loc
+from ..fonts.registry import FontError, FontRegistry
 from ..model import Game, Layout
 from ..project import Project
-from ..render.art import ArtLibrary
-from ..render.faces import Face, FaceSet, render_faces
-from ..render.fonts import FontError, FontRegistry
-from ..render.raster import svg_to_png, svg_to_png_and_thumbnail
-from ..render.style import load_style
-from ..render.svg import CardRenderer
-from ..render.textsvg import TextPainter
+from ..render.card.art import ArtLibrary
+from ..render.card.faces import Face, FaceSet, render_faces
+from ..render.card.style import load_style
+from ..render.card.template import CardRenderer
+from ..render.card.textsvg import TextPainter
+from ..render.image.raster import svg_to_png, svg_to_png_and_thumbnail
 from ..source import ParseCache
 from .base import BuildContext, worker_pool
 

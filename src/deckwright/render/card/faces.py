@@ -12,9 +12,9 @@ from pathlib import Path
 
 import jinja2
 
-from ..diagnostics import Diagnostics, Loc
-from ..model import Card, Game, Layout
-from .svg import BACK, FRONT, CardRenderer, Problem, template_names
+from ...diagnostics import Diagnostics, Loc
+from ...model import Card, Game, Layout
+from .template import BACK, FRONT, CardRenderer, Problem, template_names
 
 
 @dataclass(frozen=True)

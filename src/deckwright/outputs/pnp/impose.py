@@ -35,10 +35,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .geometry import EPS, Box, union
-from .readers.papers import Paper
-
-MM = 72 / 25.4
+from ...context.base import DUPLEX
+from ...geometry import EPS, Affine, Box, Segment, mirror_x, mirror_y, quarter_turn, translate, union
+from ...model import Paper
+from ...units import MM
 
 MARK_GAP = 0.5 * MM  # between a card's printed bleed and the start of its crop mark
 MARK_MIN = 2 * MM  # a crop mark is at least this long where the paper allows
@@ -54,89 +54,6 @@ TILE_OVERLAP = 12 * MM
 TILE_BAND = 4 * MM  # around a tile: room for the board's crop marks
 ALIGN_STEPS = (-2, -1, 0, 1, 2)  # mm, the duplex alignment sheet's offsets
 ALIGN_CELL = 30 * MM
-
-
-# ---- primitives --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Segment:
-    x1: float
-    y1: float
-    x2: float
-    y2: float
-
-    @property
-    def length(self) -> float:
-        return math.hypot(self.x2 - self.x1, self.y2 - self.y1)
-
-    def bounds(self, half_width: float = 0.0) -> Box:
-        x, y = min(self.x1, self.x2), min(self.y1, self.y2)
-        return Box(x, y, abs(self.x2 - self.x1), abs(self.y2 - self.y1)).expand(
-            half_width, half_width, half_width, half_width
-        )
-
-    def moved(self, dx: float, dy: float) -> Segment:
-        return Segment(self.x1 + dx, self.y1 + dy, self.x2 + dx, self.y2 + dy)
-
-
-@dataclass(frozen=True, slots=True)
-class Affine:
-    """x' = a x + c y + e, y' = b x + d y + f: SVG's matrix(a b c d e f)."""
-
-    a: float = 1.0
-    b: float = 0.0
-    c: float = 0.0
-    d: float = 1.0
-    e: float = 0.0
-    f: float = 0.0
-
-    def __matmul__(self, other: Affine) -> Affine:
-        """`self @ other` applies `other` first."""
-        return Affine(
-            self.a * other.a + self.c * other.b,
-            self.b * other.a + self.d * other.b,
-            self.a * other.c + self.c * other.d,
-            self.b * other.c + self.d * other.d,
-            self.a * other.e + self.c * other.f + self.e,
-            self.b * other.e + self.d * other.f + self.f,
-        )
-
-    def apply(self, x: float, y: float) -> tuple[float, float]:
-        return (self.a * x + self.c * y + self.e, self.b * x + self.d * y + self.f)
-
-    def map_rect(self, r: Box) -> Box:
-        points = [self.apply(x, y) for x in (r.x, r.right) for y in (r.y, r.bottom)]
-        x0, y0 = min(p[0] for p in points), min(p[1] for p in points)
-        return Box(x0, y0, max(p[0] for p in points) - x0, max(p[1] for p in points) - y0)
-
-    @property
-    def quarter_turns(self) -> int:
-        """Clockwise quarter turns (0-3) of a rotation, ignoring mirroring."""
-        return round(math.degrees(math.atan2(self.b, self.a)) / 90) % 4
-
-    @property
-    def mirrored(self) -> bool:
-        return self.a * self.d - self.b * self.c < 0
-
-
-def translate(dx: float, dy: float) -> Affine:
-    return Affine(e=dx, f=dy)
-
-
-def quarter_turn(turns: int) -> Affine:
-    """A clockwise rotation (as seen on the page) by `turns` x 90 degrees about the origin."""
-    cos, sin = ((1, 0), (0, 1), (-1, 0), (0, -1))[turns % 4]
-    return Affine(cos, sin, -sin, cos)
-
-
-def mirror_x(axis_x2: float) -> Affine:
-    """x -> axis_x2 - x (a mirror about the vertical line x = axis_x2 / 2)."""
-    return Affine(a=-1.0, e=axis_x2)
-
-
-def mirror_y(axis_y2: float) -> Affine:
-    return Affine(d=-1.0, f=axis_y2)
 
 
 # ---- cards on a sheet ------------------------------------------------------------------------
@@ -328,8 +245,6 @@ def _mark_pair(at: float, low: float, high: float, length: float, *, vertical: b
 
 # ---- duplex ----------------------------------------------------------------------------------
 
-DUPLEX_EDGES = ("long-edge", "short-edge")
-
 
 def sheet_flip(paper: Paper, edge: str) -> Affine:
     """Front page -> back page position of the same spot of paper, for a duplex flip."""
@@ -337,7 +252,7 @@ def sheet_flip(paper: Paper, edge: str) -> Affine:
         return mirror_x(paper.width)
     if edge == "short-edge":
         return mirror_y(paper.height)
-    raise ValueError(f"duplex edge must be one of {', '.join(DUPLEX_EDGES)}, not {edge!r}")
+    raise ValueError(f"duplex edge must be one of {', '.join(DUPLEX)}, not {edge!r}")
 
 
 def back_slot(front: Slot, item: Item, flip: Affine, offset: tuple[float, float] = (0.0, 0.0)) -> Slot:

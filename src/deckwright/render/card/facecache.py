@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING
 
 import jinja2
 
-from ..cache import PickleStore, code_version, digest, files_digest
-from ..model import Card, Game
+from ...cache import PickleStore, code_version, digest, files_digest
+from ...model import Card, Game
 
 if TYPE_CHECKING:
-    from .svg import Rendered
+    from .template import Rendered
 
 
 def _files(folders: Iterable[Path]) -> list[Path]:

@@ -24,10 +24,10 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markupsafe import Markup, escape
 
-from ..diagnostics import Loc
-from ..model import Game, RulebookFile
-from ..readers.rulebook import BLOCK_KINDS, REF_PATTERN, RefSyntaxError, blank_comments, parse_ref
-from ..validate.rulebook import resolve, resolve_card
+from ...diagnostics import Loc
+from ...model import Game, RulebookFile
+from ...readers.rulebook import BLOCK_KINDS, REF_PATTERN, RefSyntaxError, blank_comments, parse_ref
+from ...validate.rulebook import resolve, resolve_card
 from .datatables import format_value, render_selection
 
 CALLOUTS = ("example", "note", "tip", "important", "warning", "caution")

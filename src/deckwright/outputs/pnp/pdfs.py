@@ -1,21 +1,7 @@
-"""`build/<game>/pnp-<paper>.pdf`: print-and-play sheets, one PDF per paper of layouts/papers.yaml.
+"""Print-and-play: the pages of `book`, turned into PDFs, from the cache or drawn.
 
-Every physical card prints at its count. The pages, in order:
-
-1. a calibration page (squares of 50 mm and 2 in, how to print, the contents), and on its
-   back the component checklist (padded with a blank page to keep fronts on odd pages);
-2. the duplex alignment sheet: targets on the front, their twins on the back at -2..+2 mm;
-3. for every deck (in the order of game.yaml) and layout: a fronts page, then its backs page
-   laid out for the duplex flip (`--duplex`), moved by `--back-offset`; tokens likewise, apart
-   on punch-out sheets with cut lines; boards on one page when they fit, else tiled, each page
-   with a blank back.
-
-Variants, each its own file beside the plain one: `--gutterfold` adds
-`pnp-<paper>-gutterfold.pdf` (single-sided: no alignment sheet, no blank backs, fronts and
-backs side by side); `--ink-saver` adds `pnp-<paper>-ink-saver.pdf` (and
-`-gutterfold-ink-saver`) with every face's `<g id="background">` hidden. The pages are planned
-in `pnp_book`, their geometry in `deckwright.impose`, the info pages in `pnp_pages`; drawing is
-in `deckwright.render.sheets`. This module turns the pages into PDFs, from the cache or drawn.
+Faces are drawn (or replayed from their display lists) by `deckwright.render.pdf`; this module
+feeds them the pages and keeps the results in the build cache.
 """
 
 from __future__ import annotations
@@ -23,12 +9,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 
-from ..cache import RenderCache
-from ..readers.papers import Paper, read_papers
-from ..render.faces import FaceSet
-from ..render.fonts import FontError
-from ..render.sheetfaces import FaceDrawings, record, worth_recording
-from ..render.sheets import (
+from ...cache import RenderCache
+from ...context.base import BuildContext, Output, worker_pool
+from ...context.card_images import faces
+from ...fonts.registry import FontError
+from ...model import Paper
+from ...readers.papers import read_papers
+from ...render.card.faces import FaceSet
+from ...render.pdf.facedrawings import FaceDrawings, record, worth_recording
+from ...render.pdf.painter import (
     Page,
     SheetFace,
     SheetFont,
@@ -36,9 +25,7 @@ from ..render.sheets import (
     pages_to_pdf,
     pdf_date,
 )
-from .base import BuildContext, Output, worker_pool
-from .card_images import faces
-from .pnp_book import SheetBook, variants
+from .book import SheetBook, variants
 
 
 def build(ctx: BuildContext) -> list[Output]:

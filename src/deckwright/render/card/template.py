@@ -21,12 +21,12 @@ import jinja2
 from jinja2.bccache import Bucket
 from markupsafe import Markup
 
-from ..cache import code_version, digest
-from ..diagnostics import Loc
-from ..model import Card, CardType, Deck, Game, Layout, Unknown
+from ...cache import code_version, digest
+from ...diagnostics import Loc
+from ...fonts.registry import FONTS_FILE
+from ...model import Card, CardType, Deck, Game, Layout, Unknown
 from .art import ArtLibrary
 from .facecache import FaceCache
-from .fonts import FONTS_FILE
 from .geometry import Box, CardGeometry
 from .style import Style
 from .textsvg import TextPainter

@@ -10,11 +10,11 @@ from typing import Any
 
 from markupsafe import escape
 
-from ..model import Unknown
-from .fonts import FontError, FontRegistry, describe_chars
+from ...fonts.registry import FontError, FontRegistry, describe_chars
+from ...model import Unknown
 from .geometry import Box
 from .style import Style, TextStyle
-from .text import IconRun, TextRun, TextSpec, fit_line, fit_text
+from .textfit import IconRun, TextRun, TextSpec, fit_line, fit_text
 
 PLACEHOLDER_FILL = "#c2185b"  # a magenta no card design uses: unknown text must stand out
 

@@ -21,10 +21,10 @@ from typing import Any
 
 from markupsafe import escape
 
-from ..diagnostics import Diagnostics, Loc
-from ..readers.common import check_keys, expect_map
-from ..source import ParseCache, SourceError, YMap, load
-from ..units import UnitError, to_points
+from ...diagnostics import Diagnostics, Loc
+from ...readers.common import check_keys, expect_map
+from ...source import ParseCache, SourceError, YMap, load
+from ...units import UnitError, to_points
 
 STYLE_FILE = "style.yaml"
 TEXT_KEYS = (

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..geometry import Box
-from ..impose import FOOTER_BAND, MM, Affine, AlignSheet, Item, Segment, Tile, plan_alignment
-from ..model import Game, Unknown
-from ..readers.papers import Paper
-from ..render.sheets import MARK_STROKE, PageDrawing, SheetFace, SheetFont
+from ...geometry import Affine, Box, Segment
+from ...model import Game, Paper, Unknown
+from ...render.pdf.painter import MARK_STROKE, PageDrawing, SheetFace, SheetFont
+from ...units import MM
+from .impose import FOOTER_BAND, AlignSheet, Item, Tile, plan_alignment
 
 GREY = "#6b6b6b"
 LIGHT = "#b8b8b8"

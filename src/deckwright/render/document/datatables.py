@@ -12,8 +12,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from ..model import Card, FieldSpec, Game, Row, Unknown
-from ..validate.rulebook import Column, Selection, spec_of, value_of
+from ...model import Card, FieldSpec, Game, Row, Unknown
+from ...validate.rulebook import Column, Selection, spec_of, value_of
 
 EMPTY = Markup("")
 

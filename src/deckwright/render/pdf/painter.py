@@ -4,12 +4,12 @@ A page is a list of drawing items in points, y down (`PageDrawing`): card faces,
 a transform and clipped to the trim plus the bleed kept on the sheet, and the marks and text
 around them. Every page is drawn with cairo onto ONE cairo PDF surface (one `show_page` per
 page), so each font is embedded once for the whole file, as a subset, and text stays text.
-Each distinct card face is drawn once per file onto a recording surface (`sheetfaces`) and
+Each distinct card face is drawn once per file onto a recording surface (`facedrawings`) and
 painted wherever it is placed: the PDF holds it once, as a Form XObject, however many copies
 print. Drawing a face leaves its display list (`displaylist`: the cairo calls CairoSVG made),
 kept in the build's cache: the next build replays it instead of drawing the SVG again, with
 the same bytes. Then each page's TrimBox and BleedBox, which cairo cannot write, the document
-information, and a /ID derived from the content are patched into cairo's bytes (`pdffinish`):
+information, and a /ID derived from the content are patched into cairo's bytes (`finish`):
 two builds give the same bytes.
 """
 
@@ -23,11 +23,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from ..geometry import Box
-from ..impose import MM, Affine, Segment
-from . import pdffinish
-from .fonts import FontMetrics, FontRegistry
-from .sheetfaces import Face, FaceDrawings, FaceError, face
+from ...fonts.registry import FontMetrics, FontRegistry
+from ...geometry import Affine, Box, Segment
+from ...units import MM
+from . import finish
+from .facedrawings import Face, FaceDrawings, FaceError, face
 
 INK = "#000000"
 MARK_STROKE = 0.2 * MM  # crop marks, cut lines: thin, as print shops draw them
@@ -326,8 +326,8 @@ def _finish(data: bytes, pages: Sequence[Page], info: Mapping[str, str], date: s
     if date:
         meta["CreationDate"] = meta["ModDate"] = date
     try:
-        return pdffinish.finish(data, boxes, meta)
-    except pdffinish.PdfLayoutError as exc:
+        return finish.finish(data, boxes, meta)
+    except finish.PdfLayoutError as exc:
         raise SheetError(f"cannot finish cairo's PDF: {exc}") from exc
 
 

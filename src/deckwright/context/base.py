@@ -7,7 +7,6 @@ them atomically. Builders never touch the disk themselves and report problems in
 
 from __future__ import annotations
 
-import importlib.util
 import multiprocessing
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -20,19 +19,12 @@ from ..progress import NoProgress, Progress
 if TYPE_CHECKING:  # kept out of the import path of `validate` and up-to-date checks
     from ..cache import RenderCache
     from ..diagnostics import Diagnostics
+    from ..fonts.registry import FontRegistry
     from ..model import Game, Layout
     from ..project import Project
-    from ..render.fonts import FontRegistry
 
 PAPERS = ("a4", "letter")
 DUPLEX = ("long-edge", "short-edge")
-
-
-def available_kinds() -> list[str]:
-    """Output kinds whose builder module exists in this version. Builder modules are imported
-    only when built, so `validate` never loads the rendering libraries."""
-    package = __name__.rsplit(".", 1)[0]
-    return [kind for kind in OUTPUT_KINDS if importlib.util.find_spec(f"{package}.{kind}") is not None]
 
 
 @dataclass(frozen=True)
