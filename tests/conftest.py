@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from deckwright.diagnostics import Diagnostics
-from deckwright.pipeline import Checked, check_game, load_fonts, load_layouts, prepare_fonts
+from deckwright.pipeline.load import Checked, check_game, load_catalog, load_fonts, prepare_fonts
 from deckwright.project import Project
 
 REPO = Path(__file__).resolve().parent.parent
@@ -60,10 +60,10 @@ class TempProject:
     def check(self, game: str, fit: bool = True) -> Checked:
         """Validate a game; with `fit`, its text is laid out in its templates too."""
         shared = Diagnostics()
-        layouts = load_layouts(self.project, shared)
+        catalog = load_catalog(self.project, shared)
         fonts = load_fonts(self.project, shared) if fit else None
         assert not shared.has_errors, [str(d) for d in shared]
-        return check_game(self.project, self.root / "cards" / game, layouts, fonts)
+        return check_game(self.project, self.root / "cards" / game, catalog, fonts)
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from deckwright import consistency
 from deckwright.cli import main
 from deckwright.consistency.words import pairs, ranges
 from deckwright.diagnostics import Diagnostics
-from deckwright.pipeline import Checked, check_game, load_layouts
+from deckwright.pipeline.load import Checked, check_game, load_catalog
 
 
 @pytest.fixture
@@ -30,8 +30,8 @@ def quill(temp_project: TempProject) -> TempProject:
 def checked_game(project: TempProject, game: str = "quill") -> Checked:
     """Load and validate the data only: the editor's check needs no card templates."""
     diags = Diagnostics()
-    layouts = load_layouts(project.project, diags)
-    return check_game(project.project, project.root / "cards" / game, layouts)
+    catalog = load_catalog(project.project, diags)
+    return check_game(project.project, project.root / "cards" / game, catalog)
 
 
 def report(project: TempProject, game: str = "quill") -> consistency.Report:

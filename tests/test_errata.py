@@ -12,14 +12,17 @@ from conftest import FIXTURES, REPO, TempProject
 from deckwright.cache import RenderCache
 from deckwright.diagnostics import Diagnostics
 from deckwright.outputs.errata import CSV_COLUMNS, errata_csv, errata_md, errata_pdf, lines
-from deckwright.pipeline import check_game, load_layouts
+from deckwright.pipeline.load import check_game, load_catalog
 from deckwright.project import Project
+from deckwright.readers.fonts import load_registry
 from deckwright.source import load
+
+FONTS = load_registry(REPO / "fonts", Diagnostics())
 
 
 def game_of(project: Project, game_id: str):
     diags = Diagnostics()
-    checked = check_game(project, project.cards_dir / game_id, load_layouts(project, diags))
+    checked = check_game(project, project.cards_dir / game_id, load_catalog(project, diags))
     assert checked.ok, [str(d) for d in checked.diags.errors]
     return checked.game
 
@@ -84,8 +87,8 @@ def test_errata_pdf_is_reproducible_and_holds_the_rows(quill: TempProject) -> No
     game = game_of(quill.project, "quill")
     rows = lines(game)
     diags = Diagnostics()
-    first = errata_pdf(quill.project, game, rows, diags)
-    second = errata_pdf(quill.project, game, rows, diags)
+    first = errata_pdf(quill.project, game, rows, FONTS, diags)
+    second = errata_pdf(quill.project, game, rows, FONTS, diags)
     assert first is not None and first == second
     assert not diags.has_errors, [str(d) for d in diags]
     reader = PdfReader(io.BytesIO(first))
@@ -102,8 +105,8 @@ def test_a_rebuild_reads_the_errata_pdf_from_the_cache(quill: TempProject, tmp_p
     game = game_of(quill.project, "quill")
     rows = lines(game)
     cache = RenderCache(tmp_path / "cache", fonts="the shipped fonts")
-    first = errata_pdf(quill.project, game, rows, Diagnostics(), cache)
-    again = errata_pdf(quill.project, game, rows, Diagnostics(), cache)
+    first = errata_pdf(quill.project, game, rows, FONTS, Diagnostics(), cache)
+    again = errata_pdf(quill.project, game, rows, FONTS, Diagnostics(), cache)
     assert first is not None and again == first
     assert (cache.stats.renders, cache.stats.hits) == (1, 1)
 

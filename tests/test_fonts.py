@@ -18,15 +18,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from deckwright.diagnostics import Diagnostics, Loc
-from deckwright.fonts.registry import (
-    FONTCONFIG_NAME,
-    FontError,
-    check_glyphs,
-    fontconfig_xml,
-    load_registry,
-    write_fontconfig,
-)
+from deckwright.diagnostics import Diagnostics
+from deckwright.fonts.fontconfig import FONTCONFIG_NAME, fontconfig_xml, write_fontconfig
+from deckwright.fonts.metrics import describe_chars
+from deckwright.fonts.registry import FontError
+from deckwright.readers.fonts import load_registry
 from deckwright.render.card.textfit import measure
 
 FONTS = Path(__file__).resolve().parents[1] / "fonts"
@@ -99,22 +95,11 @@ def test_anything_not_shipped_is_an_error(registry, family, weight, style, messa
         registry.face(family, weight, style)
 
 
-def test_check_face_reports_instead_of_raising(registry):
-    diags = Diagnostics()
-    assert registry.check_face("Comic Sans", "bold", "normal", Loc("style.yaml", 3, 9), diags) is None
-    assert [str(d).split(": font family")[0] for d in diags] == ["style.yaml:3:9: error"]
-
-
 def test_missing_glyphs_are_named(registry):
     bold = registry.face("EB Garamond", "bold")
     assert bold.missing_glyphs("Judas’ Kiss — “x” Judas") == ("’", "—", "“", "”")
     assert registry.face("EB Garamond").missing_glyphs("Judas’ Kiss — “x”") == ()
-    diags = Diagnostics()
-    assert not check_glyphs("Judas’", bold, Loc("roles.yaml", 7, 11), "card 'judas' name", diags)
-    (warning,) = diags.warnings
-    assert str(warning.loc) == "roles.yaml:7:11"
-    assert "card 'judas' name" in warning.message
-    assert "U+2019 RIGHT SINGLE QUOTATION MARK" in warning.message
+    assert "U+2019 RIGHT SINGLE QUOTATION MARK" in describe_chars(bold.missing_glyphs("Judas’"))
 
 
 # ---- fonts.yaml problems ------------------------------------------------------------------------
@@ -213,7 +198,8 @@ ISOLATED = r"""
 import base64, json, sys
 from pathlib import Path
 from deckwright.diagnostics import Diagnostics
-from deckwright.fonts.registry import activate, fontconfig_files, isolation_problems, load_registry
+from deckwright.fonts.fontconfig import activate, fontconfig_files, isolation_problems
+from deckwright.readers.fonts import load_registry
 job = json.load(sys.stdin)
 registry = load_registry(Path(job["fonts"]), Diagnostics())
 activate(registry, Path(job["cache"]))
@@ -278,7 +264,9 @@ import sys
 from pathlib import Path
 import cairocffi
 from deckwright.diagnostics import Diagnostics
-from deckwright.fonts.registry import FontError, activate, load_registry
+from deckwright.fonts.fontconfig import activate
+from deckwright.fonts.registry import FontError
+from deckwright.readers.fonts import load_registry
 registry = load_registry(Path(sys.argv[1]), Diagnostics())
 try:
     activate(registry, Path(sys.argv[2]))

@@ -31,7 +31,7 @@ from deckwright.outputs.pnp.impose import (
     plan_tiles,
     sheet_flip,
 )
-from deckwright.pipeline import load_layouts
+from deckwright.pipeline.load import load_catalog
 from deckwright.project import Project
 from deckwright.readers.papers import read_papers
 from deckwright.render.pdf.facedrawings import FaceDrawings
@@ -96,7 +96,7 @@ def variants(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def layouts():
     diags = Diagnostics()
-    found = load_layouts(Project(REPO), diags)
+    found = load_catalog(Project(REPO), diags).layouts
     assert not diags.has_errors
     return found
 

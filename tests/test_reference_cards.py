@@ -11,7 +11,7 @@ import pytest
 from conftest import GAMES, REPO
 from deckwright.diagnostics import Diagnostics
 from deckwright.model import Unknown
-from deckwright.pipeline import check_game, load_fonts, load_layouts
+from deckwright.pipeline.load import check_game, load_catalog, load_fonts
 from deckwright.project import Project
 from deckwright.render.card.geometry import CardGeometry
 
@@ -22,9 +22,9 @@ SVG = "{http://www.w3.org/2000/svg}"
 def checked():
     project = Project(REPO)
     diags = Diagnostics()
-    layouts = load_layouts(project, diags)
+    catalog = load_catalog(project, diags)
     fonts = load_fonts(project, diags)
-    return {game: check_game(project, project.cards_dir / game, layouts, fonts) for game in GAMES}, fonts
+    return {game: check_game(project, project.cards_dir / game, catalog, fonts) for game in GAMES}, fonts
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -33,7 +33,7 @@ from PIL import Image
 from conftest import FIXTURES, REPO, TempProject
 from deckwright.cli import main
 from deckwright.diagnostics import Diagnostics
-from deckwright.lock import BuildLock
+from deckwright.pipeline.lock import BuildLock
 from deckwright.readers import load_game
 from deckwright.readers.layouts import read_layouts
 from deckwright.render.card.art import ArtLibrary

@@ -19,8 +19,8 @@ from pypdf import PdfReader
 from conftest import FIXTURES, REPO, TempProject, messages
 from deckwright.cli import main
 from deckwright.diagnostics import Diagnostics, Loc
-from deckwright.fonts.registry import load_registry
 from deckwright.model import RulebookFile
+from deckwright.readers.fonts import load_registry
 from deckwright.readers.rulebook import RefSyntaxError, parse_ref, read_rulebook_text, scan_refs
 from deckwright.render.document.documents import booklet_order
 from deckwright.render.document.prose import render_prose

@@ -6,7 +6,6 @@ import argparse
 import json
 import os
 import sys
-import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,9 +14,7 @@ from . import __version__
 from .context.base import DUPLEX, PAPERS, BuildOptions
 from .diagnostics import Diagnostics
 from .kinds import OUTPUT_KINDS, available_kinds
-from .lock import BuildLock, LockedError
 from .project import Project, find_root
-from .uptodate import input_digest, is_up_to_date, record
 from .watch import snapshot, wait_for_change
 from .writer import Writer
 
@@ -148,22 +145,24 @@ class Cli:
     def check_all(
         self, names: Sequence[str], activate_fonts: bool = False
     ) -> tuple[list[Checked], Diagnostics]:
-        from .pipeline import check_game, load_fonts, load_layouts, prepare_fonts
-
         """Load and validate games; fonts are activated for cairo when a build follows."""
+        from .pipeline.load import check_game, load_catalog, load_fonts, prepare_fonts
+
         shared = Diagnostics()
         folders = self.folders(names)
-        self.layouts = load_layouts(self.project, shared)
-        self.fonts = (prepare_fonts if activate_fonts else load_fonts)(self.project, shared)
-        return [check_game(self.project, f, self.layouts, self.fonts) for f in folders], shared
+        catalog = load_catalog(self.project, shared)
+        fonts = (prepare_fonts if activate_fonts else load_fonts)(self.project, shared)
+        return [check_game(self.project, f, catalog, fonts) for f in folders], shared
 
     # -- commands --------------------------------------------------------------------------
 
     def list(self) -> int:
-        from .pipeline import check_game
+        from .model import Catalog
+        from .pipeline.load import check_game
 
+        nothing = Catalog({}, {}, {})
         for game_id, folder in self.project.game_folders().items():
-            checked = check_game(self.project, folder, {})
+            checked = check_game(self.project, folder, nothing)
             info = checked.game.info if checked.game else None
             if info is None:
                 print(f"{game_id}\t(cannot be read: run 'deckwright validate {game_id}')")
@@ -201,18 +200,20 @@ class Cli:
         return EXIT_ERRORS if failed else EXIT_OK
 
     def check(self) -> int:
-        from . import consistency
-        from .outputs.check import check_page
-        from .pipeline import check_game, load_layouts
+        from .pipeline.build import editor_check
+        from .pipeline.load import check_game, load_catalog, load_fonts
 
         shared = Diagnostics()
-        layouts = load_layouts(self.project, shared)
+        catalog = load_catalog(self.project, shared)
+        fonts = load_fonts(self.project, shared)
         folders = self.folders(self.args.games)
         for d in shared.sorted():
             print(d, file=sys.stderr)
+        if fonts is None:
+            return EXIT_ERRORS
         status = EXIT_ERRORS if shared.has_errors else EXIT_OK
         for folder in folders:
-            checked = check_game(self.project, folder, layouts)
+            checked = check_game(self.project, folder, catalog)
             if not checked.ok:
                 for d in checked.diags.errors:
                     print(d, file=sys.stderr)
@@ -222,22 +223,19 @@ class Cli:
                 )
                 status = EXIT_ERRORS
                 continue
-            game, diags = checked.game, Diagnostics()
-            report = consistency.run(game, diags, self.project.display)
-            page = check_page(self.project, game, report, diags)
-            for d in diags.sorted():
+            game = checked.game
+            report, built = editor_check(self.project, checked, catalog, fonts)
+            for d in built.diags.sorted():
                 print(d, file=sys.stderr)
             for finding in report.findings:
                 print(finding.line())
-            if page is not None:
-                Writer(self.project.build_dir / game.id).write_bytes("check.html", page)
             counts = ", ".join(f"{kind} {len(found)}" for kind, found in report.by_kind().items() if found)
             print(
                 f"{game.id}: {len(report.findings)} findings ({counts or 'none'}), "
                 f"{len(report.acknowledged)} acknowledged; see build/{game.id}/check.html",
                 file=sys.stderr,
             )
-            if diags.has_errors or (self.args.strict and report.findings):
+            if built.diags.has_errors or (self.args.strict and report.findings):
                 status = EXIT_ERRORS
         return status
 
@@ -279,6 +277,8 @@ class Cli:
             self.build()
 
     def build(self) -> int:
+        from .pipeline.session import BuildSession
+
         args = self.args
         # () leaves the choice to each game: its game.yaml `build: outputs`, else every kind
         kinds = args.only or ()
@@ -296,83 +296,50 @@ class Cli:
             use_cache=not args.no_cache,
         )
         folders = self.folders(args.games)
-        shared = Diagnostics()
-        # layouts and fonts are loaded (fonts activated for cairo) when a game needs building
-        self.layouts = self.fonts = None
+        progress = TerminalProgress(sys.stderr, quiet=args.quiet)
+        session = BuildSession(self.project, options, kinds, progress)
         status = EXIT_OK
         for folder in folders:
             # one game's failure never stops the others; the exit code reports it
-            status = max(status, self._build_game(folder, options, kinds, shared))
+            outcome = session.build(folder)
+            _print_outcome(outcome, args.quiet)
+            if not outcome.ok:
+                status = EXIT_ERRORS
         return status
 
-    def _build_game(
-        self, folder: Path, options: BuildOptions, kinds: Sequence[str], shared: Diagnostics
-    ) -> int:
-        """One game, from validation to written files; a bug in it never stops the others."""
-        try:
-            return self._build_one(folder, options, kinds, shared)
-        except Exception as exc:
-            if os.environ.get("DECKWRIGHT_DEBUG"):
-                traceback.print_exc()
-            print(
-                f"deckwright: internal error while building {folder.name}: {type(exc).__name__}: {exc} "
-                f"(set DECKWRIGHT_DEBUG=1 for the traceback); build/{folder.name}/ left as it was",
-                file=sys.stderr,
-            )
-            return EXIT_ERRORS
 
-    def _build_one(
-        self, folder: Path, options: BuildOptions, kinds: Sequence[str], shared: Diagnostics
-    ) -> int:
-        args, project = self.args, self.project
-        roots = [
-            folder,
-            project.game_templates_dir(folder, folder.name),
-            project.templates_dir / "_shared",
-            project.layouts_dir,
-            project.fonts_dir,
-            project.art_dir / folder.name,
-        ]
-        inputs = input_digest(roots, options, kinds)
-        if options.use_cache and is_up_to_date(project.build_dir, folder.name, inputs):
-            if not args.quiet:
-                print(f"{folder.name}: up to date (nothing changed since the last build)")
-            return EXIT_OK
-        from .pipeline import build_game, check_game, load_layouts, prepare_fonts
+def _print_outcome(outcome, quiet: bool) -> None:
+    """What became of one game: its findings, then one line."""
+    from .pipeline.session import State
 
-        if self.layouts is None:
-            self.layouts = load_layouts(project, shared)
-            self.fonts = prepare_fonts(project, shared)
-            for d in shared.sorted():
-                print(d, file=sys.stderr)
-        if shared.has_errors or self.fonts is None:
-            return EXIT_ERRORS
-        checked = check_game(project, folder, self.layouts, self.fonts, use_cache=options.use_cache)
-        _print_diagnostics(checked.diags, args.quiet)
-        if not checked.ok:
-            print(f"{folder.name}: not built ({len(checked.diags.errors)} errors)", file=sys.stderr)
-            return EXIT_ERRORS
-        game_id = checked.game.id
-        kinds = kinds or [k for k in available_kinds() if k in (checked.game.build.outputs or OUTPUT_KINDS)]
-        progress = TerminalProgress(sys.stderr, quiet=args.quiet)
-        try:
-            with BuildLock(project.build_dir, game_id):
-                built = build_game(project, checked, self.layouts, self.fonts, options, kinds, progress)
-                if built.ok:
-                    record(project.build_dir, game_id, inputs, built.written)
-        except LockedError as exc:
-            print(f"deckwright: error: {exc}", file=sys.stderr)
-            return EXIT_ERRORS
-        _print_diagnostics(built.diags, args.quiet)
-        if not built.ok:
-            print(f"{game_id}: build failed; build/{game_id}/ left as it was", file=sys.stderr)
-            return EXIT_ERRORS
-        if not args.quiet:
-            print(
-                f"{game_id}: {len(built.written)} files in build/{game_id}/ "
-                f"({built.renders} rendered, {built.cache_hits} from cache)"
-            )
-        return EXIT_OK
+    for d in outcome.shared.sorted():
+        print(d, file=sys.stderr)
+    _print_diagnostics(outcome.checked, quiet)
+    _print_diagnostics(outcome.diags, quiet)
+    name, game_id = outcome.folder.name, outcome.game_id
+    if outcome.state is State.UP_TO_DATE:
+        if not quiet:
+            print(f"{name}: up to date (nothing changed since the last build)")
+    elif outcome.state is State.INVALID:
+        if outcome.checked.errors:
+            print(f"{name}: not built ({len(outcome.checked.errors)} errors)", file=sys.stderr)
+    elif outcome.state is State.LOCKED:
+        print(f"deckwright: error: {outcome.error}", file=sys.stderr)
+    elif outcome.state is State.CRASHED:
+        if os.environ.get("DECKWRIGHT_DEBUG"):
+            print(outcome.trace, file=sys.stderr, end="")
+        print(
+            f"deckwright: internal error while building {name}: {outcome.error} "
+            f"(set DECKWRIGHT_DEBUG=1 for the traceback); build/{name}/ left as it was",
+            file=sys.stderr,
+        )
+    elif outcome.state is State.FAILED:
+        print(f"{game_id}: build failed; build/{game_id}/ left as it was", file=sys.stderr)
+    elif not quiet:
+        print(
+            f"{game_id}: {outcome.written} files in build/{game_id}/ "
+            f"({outcome.renders} rendered, {outcome.cache_hits} from cache)"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

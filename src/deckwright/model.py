@@ -30,10 +30,6 @@ class Unknown:
         return "unknown"
 
 
-def is_unknown(value: Any) -> bool:
-    return isinstance(value, Unknown)
-
-
 def frozen_map(data: Mapping | None = None) -> Mapping:
     return MappingProxyType(dict(data or {}))
 
@@ -315,8 +311,6 @@ class Layout:
     safe: float
     corner_radius: float
     loc: Loc
-    tgc_product: str | None = None
-    tgc_pixels: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,3 +323,46 @@ class Paper:
     height: float
     margin: float
     loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class PressSpec:
+    """A print service's press PDF: one card per page with full bleed, no marks."""
+
+    page_order: str  # back-front | front-back | fronts-then-backs
+    bleed: float  # points
+    colour: str  # rgb | cmyk
+    ink_limit: int | None  # total area coverage in percent
+    icc: str | None  # the printer's profile, None: deckwright's default
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceProduct:
+    """What a print service calls a layout, and the image size it asks for (bleed included)."""
+
+    layout: str
+    product: str
+    pixels: tuple[int, int] | None
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class Service:
+    """A print service (The Game Crafter, DriveThruCards, ...), from layouts/services.yaml."""
+
+    id: str
+    title: str
+    dpi: int
+    products: Mapping[str, ServiceProduct]  # by layout id
+    press: PressSpec | None
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """The physical products a project knows (layouts/): layouts, papers and print services."""
+
+    layouts: Mapping[str, Layout]
+    papers: Mapping[str, Paper]
+    services: Mapping[str, Service]

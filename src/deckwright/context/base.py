@@ -1,8 +1,10 @@
-"""What every output builder receives, and what it gives back.
+"""What every output kind receives, and what it gives back.
 
-An output builder is a function `build(ctx: BuildContext) -> list[Output]` in its own module
-under `outputs/`. It returns bytes with a path relative to `build/<game>/`; the pipeline writes
-them atomically. Builders never touch the disk themselves and report problems in `ctx.diags`.
+An output kind is a module (or package) under `outputs/` with a function
+`build(ctx: BuildContext) -> list[Output]`. It returns bytes with a path relative to
+`build/<game>/`; the pipeline writes them atomically. Kinds never touch the disk themselves and
+report problems in `ctx.diags`. What several kinds share (card faces, their images) is computed
+once per build in `context.card_images` and kept in `ctx.shared`.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ if TYPE_CHECKING:  # kept out of the import path of `validate` and up-to-date ch
     from ..cache import RenderCache
     from ..diagnostics import Diagnostics
     from ..fonts.registry import FontRegistry
-    from ..model import Game, Layout
+    from ..model import Catalog, Game, Layout
     from ..project import Project
 
 PAPERS = ("a4", "letter")
@@ -49,7 +51,7 @@ class Output:
 class BuildContext:
     project: Project
     game: Game
-    layouts: Mapping[str, Layout]
+    catalog: Catalog
     options: BuildOptions
     diags: Diagnostics
     fonts: FontRegistry
@@ -58,6 +60,10 @@ class BuildContext:
     kinds: tuple[str, ...] = OUTPUT_KINDS  # what this build makes: a builder may prepare for a later one
     # Work shared between builders of one game (rendered card SVGs, PNGs, ...), keyed by name.
     shared: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def layouts(self) -> Mapping[str, Layout]:
+        return self.catalog.layouts
 
     def memo(self, key: str, make):
         """Compute a shared intermediate once per build."""

@@ -28,13 +28,11 @@ THUMB_WIDTH = 180  # px: a face's width on the proof sheets
 POOL_FROM = 8  # jobs: fewer are drawn in this process, as starting a pool would cost more
 
 
-def pixel_size(layout: Layout) -> tuple[int, int]:
-    """The image size at 300 DPI with bleed: TGC's exact size where the layout names one."""
-    if layout.tgc_pixels is not None:
-        return layout.tgc_pixels
+def pixel_size(layout: Layout, dpi: int = PRINT_DPI) -> tuple[int, int]:
+    """The image size of a face with its bleed, at `dpi`."""
     return (
-        round((layout.width + 2 * layout.bleed) / 72 * PRINT_DPI),
-        round((layout.height + 2 * layout.bleed) / 72 * PRINT_DPI),
+        round((layout.width + 2 * layout.bleed) / 72 * dpi),
+        round((layout.height + 2 * layout.bleed) / 72 * dpi),
     )
 
 

@@ -19,7 +19,7 @@ from .. import consistency
 from ..consistency import Finding, Report, Side
 from ..context.base import BuildContext, Output
 from ..diagnostics import Diagnostics, Loc
-from ..fonts.registry import SLOTS, load_registry
+from ..fonts.registry import SLOTS, FontRegistry
 from ..model import Game
 from ..project import Project
 
@@ -35,12 +35,14 @@ TITLES = {
 
 
 def build(ctx: BuildContext) -> list[Output]:
-    report = consistency.run(ctx.game, ctx.diags, ctx.project.display)
-    page = check_page(ctx.project, ctx.game, report, ctx.diags)
+    report = ctx.memo("consistency", lambda: consistency.run(ctx.game, ctx.diags, ctx.project.display))
+    page = check_page(ctx.project, ctx.game, report, ctx.fonts, ctx.diags)
     return [] if page is None else [Output("check.html", page)]
 
 
-def check_page(project: Project, game: Game, report: Report, diags: Diagnostics) -> bytes | None:
+def check_page(
+    project: Project, game: Game, report: Report, fonts: FontRegistry, diags: Diagnostics
+) -> bytes | None:
     env = Environment(
         loader=FileSystemLoader(str(project.templates_dir)), autoescape=True, undefined=StrictUndefined
     )
@@ -50,7 +52,7 @@ def check_page(project: Project, game: Game, report: Report, diags: Diagnostics)
             report=report,
             kinds=[(kind, TITLES[kind], found) for kind, found in report.by_kind().items()],
             side_html=side_html,
-            font_css=Markup(_font_css(project, game)),
+            font_css=Markup(_font_css(project, game, fonts)),
         )
     except TemplateError as exc:
         diags.error(Loc(project.display(project.templates_dir / TEMPLATE)), f"check page template: {exc}")
@@ -58,9 +60,8 @@ def check_page(project: Project, game: Game, report: Report, diags: Diagnostics)
     return html.encode("utf-8")
 
 
-def _font_css(project: Project, game: Game) -> str:
+def _font_css(project: Project, game: Game, registry: FontRegistry) -> str:
     """@font-face rules for the shipped faces, as URLs relative to build/<game>/."""
-    registry = load_registry(project.fonts_dir, Diagnostics(), project.display)
     page_dir = project.build_dir / game.id
     rules = []
     for font in registry.fonts.values():

@@ -27,7 +27,7 @@ from ..consistency.texts import card_label
 from ..consistency.words import compare
 from ..context.base import BuildContext, Output
 from ..diagnostics import Diagnostics, Loc
-from ..fonts.registry import load_registry
+from ..fonts.registry import FontRegistry
 from ..model import Game, Unknown
 from ..project import Project
 from ..render.document.documents import font_faces, source_date
@@ -181,15 +181,16 @@ def errata_md(game: Game, rows: list[Line]) -> bytes:
 
 
 def errata_pdf(
-    project: Project, game: Game, rows: list[Line], diags: Diagnostics, cache: RenderCache | None = None
+    project: Project,
+    game: Game,
+    rows: list[Line],
+    fonts: FontRegistry,
+    diags: Diagnostics,
+    cache: RenderCache | None = None,
 ) -> bytes | None:
     """The errata as a PDF (None when the template fails: reported in `diags`); through `cache`
     when given, so a rebuild that leaves the errata as they were does not draw them again."""
-    font_problems = Diagnostics()
-    registry = load_registry(project.fonts_dir, font_problems, project.display)
-    font_css = ""
-    if not font_problems.has_errors:
-        font_css, _ = font_faces(registry, FAMILIES, lambda path: path.as_uri())
+    font_css, _ = font_faces(fonts, FAMILIES, lambda path: path.as_uri())
     env = Environment(
         loader=FileSystemLoader(str(project.templates_dir)), autoescape=True, undefined=StrictUndefined
     )
@@ -224,7 +225,7 @@ def build(ctx: BuildContext) -> list[Output]:
     rows = lines(ctx.game)
     if not rows:
         return []  # no errata table: no errata files
-    pdf = errata_pdf(ctx.project, ctx.game, rows, ctx.diags, getattr(ctx, "cache", None))
+    pdf = errata_pdf(ctx.project, ctx.game, rows, ctx.fonts, ctx.diags, ctx.cache)
     if pdf is None:
         return []
     return [

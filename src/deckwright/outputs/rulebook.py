@@ -21,8 +21,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
 from markupsafe import Markup
 
 from ..context.base import BuildContext, Output, worker_pool
-from ..diagnostics import Diagnostics, Loc
-from ..fonts.registry import GENERIC_FAMILIES, FontRegistry, load_registry
+from ..diagnostics import Loc
+from ..fonts.registry import GENERIC_FAMILIES, FontRegistry
 from ..model import Game, Unknown
 from ..progress import NoProgress
 from ..render.document.datatables import format_value
@@ -222,16 +222,8 @@ def _stylesheets(ctx: BuildContext) -> str | None:
     return "\n".join(sheets)
 
 
-def _registry(ctx: BuildContext) -> FontRegistry | None:
-    """The shipped fonts: the build's registry, else fonts/fonts.yaml read here."""
-    registry = getattr(ctx, "fonts", None)
-    if registry is not None:
-        return registry
-    diags = Diagnostics()
-    registry = load_registry(ctx.project.fonts_dir, diags, ctx.project.display)
-    for d in diags.errors:
-        ctx.diags.add(d)
-    return None if diags.has_errors else registry
+def _registry(ctx: BuildContext) -> FontRegistry:
+    return ctx.fonts
 
 
 def _families(ctx: BuildContext, css: str, registry: FontRegistry) -> list[str]:

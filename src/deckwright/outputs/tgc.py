@@ -2,7 +2,9 @@
 
 One PNG per distinct face at the product's exact pixel size (bleed included), the backs the
 deck's cards use, and `manifest.csv` (deck, product, face, back, quantity) whose quantities add
-up to the physical cards of the database.
+up to the physical cards of the database. The products and their pixel sizes are the `tgc`
+service's in layouts/services.yaml; a face whose layout is drawn at another size is moved onto
+the product's canvas at the same scale (`render.image.canvas`), never stretched.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ import csv
 import io
 
 from ..context.base import BuildContext, Output
-from ..context.card_images import face_pngs, faces
+from ..context.card_images import PRINT_DPI, face_pngs, faces, pixel_size
+from ..render.image.canvas import fit_canvas
 
+SERVICE = "tgc"
 MANIFEST_COLUMNS = ("deck", "product", "face", "back", "quantity")
 
 
@@ -20,6 +24,13 @@ def build(ctx: BuildContext) -> list[Output]:
     game = ctx.game
     face_set = faces(ctx)
     if ctx.diags.has_errors:
+        return []
+    service = ctx.catalog.services.get(SERVICE)
+    if service is None:
+        ctx.diags.error(ctx.game.info.loc, f"no print service {SERVICE!r} in layouts/services.yaml")
+        return []
+    if service.dpi != PRINT_DPI:  # the faces are drawn once, at PRINT_DPI, for every output
+        ctx.diags.error(service.loc, f"service {SERVICE!r}: dpi must be {PRINT_DPI}, as the card images are")
         return []
     pngs = face_pngs(ctx)
     outputs: list[Output] = []
@@ -36,9 +47,11 @@ def build(ctx: BuildContext) -> list[Output]:
             )
             continue
         layout = ctx.layouts[layouts.pop()]
-        if layout.tgc_product is None:
+        product = service.products.get(layout.id)
+        if product is None:
             ctx.diags.warning(
-                deck.loc, f"deck {deck.id!r}: layout {layout.id!r} has no Game Crafter product; not exported"
+                deck.loc,
+                f"deck {deck.id!r}: layout {layout.id!r} has no {service.title} product; not exported",
             )
             continue
         images: set[str] = set()
@@ -48,10 +61,14 @@ def build(ctx: BuildContext) -> list[Output]:
                 continue
             images.update((front, back))
             rows.append(
-                (deck.id, layout.tgc_product, f"{deck.id}/{front}.png", f"{deck.id}/{back}.png", card.copies)
+                (deck.id, product.product, f"{deck.id}/{front}.png", f"{deck.id}/{back}.png", card.copies)
             )
+        own_size = pixel_size(layout, service.dpi)
         for name in sorted(images):
-            outputs.append(Output(f"tgc/{deck.id}/{name}.png", pngs[name]))
+            png = pngs[name]
+            if product.pixels is not None and product.pixels != own_size:
+                png = fit_canvas(png, product.pixels)
+            outputs.append(Output(f"tgc/{deck.id}/{name}.png", png))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(MANIFEST_COLUMNS)

@@ -11,7 +11,7 @@ from ..source import SourceError, YList, YMap, load
 from ..units import UnitError, to_points
 from .common import check_keys, check_slug, expect_map
 
-LAYOUT_KEYS = ("title", "kind", "trim", "bleed", "safe", "corner_radius", "tgc", "extends", "note")
+LAYOUT_KEYS = ("title", "kind", "trim", "bleed", "safe", "corner_radius", "extends", "note")
 KINDS = ("card", "token", "board")
 
 
@@ -98,13 +98,6 @@ def _build(layout_id: str, m: dict, loc: Loc, diags: Diagnostics) -> Layout | No
     bleed = _length(m["bleed"], what, diags)
     safe = _length(m["safe"], what, diags)
     radius = _length(m.get("corner_radius", (0, loc)), what, diags)
-    product = pixels = None
-    if "tgc" in m:
-        tgc, tgc_loc = m["tgc"]
-        if isinstance(tgc, YMap) and isinstance(tgc.get("product"), str) and _pixel_pair(tgc.get("pixels")):
-            product, pixels = tgc["product"], tuple(tgc["pixels"])
-        else:
-            diags.error(tgc_loc, f"{what}: tgc must be {{product: NAME, pixels: [width, height]}}")
     if None in (width, height, bleed, safe, radius):
         return None
     if width <= 0 or height <= 0 or bleed < 0 or safe < 0:
@@ -120,10 +113,4 @@ def _build(layout_id: str, m: dict, loc: Loc, diags: Diagnostics) -> Layout | No
         safe=safe,
         corner_radius=radius,
         loc=loc,
-        tgc_product=product,
-        tgc_pixels=pixels,
     )
-
-
-def _pixel_pair(value: Any) -> bool:
-    return isinstance(value, YList) and len(value) == 2 and all(isinstance(v, int) and v > 0 for v in value)

@@ -14,7 +14,6 @@ from ...context.base import BuildContext, Output, worker_pool
 from ...context.card_images import faces
 from ...fonts.registry import FontError
 from ...model import Paper
-from ...readers.papers import read_papers
 from ...render.card.faces import FaceSet
 from ...render.pdf.facedrawings import FaceDrawings, record, worth_recording
 from ...render.pdf.painter import (
@@ -32,7 +31,7 @@ def build(ctx: BuildContext) -> list[Output]:
     face_set = faces(ctx)
     if ctx.diags.has_errors:
         return []
-    papers = read_papers(ctx.project.layouts_dir, ctx.diags, ctx.project.display)
+    papers = dict(ctx.catalog.papers)
     if not papers and not ctx.diags.has_errors:
         ctx.diags.error(ctx.game.info.loc, "no paper sizes: add layouts/papers.yaml (papers: a4, letter)")
     papers = _chosen_papers(ctx, papers)

@@ -30,7 +30,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
-from ...fonts.registry import Face, FontMetrics
+from ...fonts.metrics import FontMetrics
+from ...fonts.registry import Face
 
 MIN_SIZE_PT = 6.0
 STEP_PT = 0.25
@@ -111,10 +112,6 @@ class Line:
     width: float
 
     @property
-    def text_runs(self) -> tuple[TextRun, ...]:
-        return tuple(r for r in self.runs if isinstance(r, TextRun))
-
-    @property
     def icon_runs(self) -> tuple[IconRun, ...]:
         return tuple(r for r in self.runs if isinstance(r, IconRun))
 
@@ -161,11 +158,6 @@ class FittedText:
 def measure(text: str, face: Face, size_pt: float) -> float:
     """Width in points of `text` on one line, as cairo advances it (icon tokens are text)."""
     return face.metrics.width_em(text) * size_pt
-
-
-def unknown_tokens(text: str, icons: Mapping[str, float]) -> tuple[str, ...]:
-    """`{NAME}` tokens whose NAME is not an icon (they print as written), each once."""
-    return tuple(dict.fromkeys(m.group(1) for m in TOKEN.finditer(text) if m.group(1) not in icons))
 
 
 def fit_text(text: str, spec: TextSpec, box: Box, icons: Mapping[str, float] | None = None) -> FittedText:

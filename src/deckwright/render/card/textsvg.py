@@ -10,7 +10,8 @@ from typing import Any
 
 from markupsafe import escape
 
-from ...fonts.registry import FontError, FontRegistry, describe_chars
+from ...fonts.metrics import describe_chars
+from ...fonts.registry import FontError, FontRegistry
 from ...model import Unknown
 from .geometry import Box
 from .style import Style, TextStyle

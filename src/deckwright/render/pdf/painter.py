@@ -23,7 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from ...fonts.registry import FontMetrics, FontRegistry
+from ...fonts.metrics import FontMetrics
+from ...fonts.registry import FontRegistry
 from ...geometry import Affine, Box, Segment
 from ...units import MM
 from . import finish

@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from dataclasses import asdict
 from pathlib import Path
 
-from .cache import code_version
-from .context.base import BuildOptions
-from .writer import Writer
+from ..cache import code_version
+from ..context.base import BuildOptions
+from ..writer import Writer
 
 STATE_DIR = ".cache/state"
 
@@ -81,7 +81,3 @@ def record(build_dir: Path, game_id: str, inputs: str, written: Iterable[Path]) 
         outputs[str(path.relative_to(build_dir))] = (st.st_size, st.st_mtime_ns)
     text = json.dumps({"inputs": inputs, "outputs": outputs}, indent=1, sort_keys=True)
     Writer(build_dir).write_text(f"{STATE_DIR}/{game_id}.json", text + "\n")
-
-
-def forget(build_dir: Path, game_id: str) -> None:
-    _state_path(build_dir, game_id).unlink(missing_ok=True)

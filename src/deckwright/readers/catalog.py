@@ -1,0 +1,19 @@
+"""`layouts/`: the project's catalogue of products — layouts, papers and print services — read
+once, in the load phase, before any game is built."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..diagnostics import Diagnostics
+from ..model import Catalog, frozen_map
+from .layouts import read_layouts
+from .papers import read_papers
+from .services import read_services
+
+
+def read_catalog(folder: Path, diags: Diagnostics, display) -> Catalog:
+    layouts = read_layouts(folder, diags, display)
+    papers = read_papers(folder, diags, display)
+    services = read_services(folder, layouts, diags, display)
+    return Catalog(frozen_map(layouts), frozen_map(papers), frozen_map(services))
