@@ -20,6 +20,7 @@ validate: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests tools
 	$(BIN)/ruff format --check src tests tools
+	$(BIN)/lint-imports  # the layers of .importlinter: no backward import
 
 format: $(STAMP)
 	$(BIN)/ruff format src tests tools
