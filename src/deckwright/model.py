@@ -366,3 +366,66 @@ class Catalog:
     layouts: Mapping[str, Layout]
     papers: Mapping[str, Paper]
     services: Mapping[str, Service]
+
+
+# ---- a game's look: style.yaml --------------------------------------------------------------
+
+SHAPES = (
+    "circle",
+    "square",
+    "diamond",
+    "triangle",
+    "hexagon",
+    "pentagon",
+    "star",
+    "drop",
+    "shield",
+    "octagon",
+)
+MIN_TEXT_PT = 6.0
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    name: str
+    font: str
+    size: float
+    min_size: float
+    weight: str = "normal"
+    style: str = "normal"
+    line_height: float = 1.2
+    fill: str = "#000000"
+    align: str = "start"  # start | middle | end
+    valign: str = "top"  # top | middle | bottom
+    lines: int | None = None  # at most this many lines (1: a title)
+
+
+@dataclass(frozen=True)
+class Icon:
+    token: str
+    shape: str
+    fill: str
+    stroke: str
+    label: str
+    label_fill: str
+    width: float  # advance as a fraction of the font size
+    title: str
+
+
+class Style:
+    def __init__(
+        self,
+        colors: Mapping[str, str],
+        text: Mapping[str, TextStyle],
+        icons: Mapping[str, Icon],
+        icon_font: TextStyle | None,
+    ) -> None:
+        self.colors = dict(colors)
+        self.text = dict(text)
+        self.icons = dict(icons)
+        self.icon_font = icon_font
+
+    def text_style(self, name: str) -> TextStyle:
+        if name not in self.text:
+            raise KeyError(f"style.yaml has no text style {name!r} (has: {', '.join(self.text)})")
+        return self.text[name]

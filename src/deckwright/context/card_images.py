@@ -14,9 +14,9 @@ from ..diagnostics import Diagnostics, Loc
 from ..fonts.registry import FontError, FontRegistry
 from ..model import Game, Layout
 from ..project import Project
+from ..readers.style import load_style
 from ..render.card.art import ArtLibrary
 from ..render.card.faces import Face, FaceSet, render_faces
-from ..render.card.style import load_style
 from ..render.card.template import CardRenderer
 from ..render.card.textsvg import TextPainter
 from ..render.image.raster import svg_to_png, svg_to_png_and_thumbnail

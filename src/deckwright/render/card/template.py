@@ -24,11 +24,10 @@ from markupsafe import Markup
 from ...cache import code_version, digest
 from ...diagnostics import Loc
 from ...fonts.registry import FONTS_FILE
-from ...model import Card, CardType, Deck, Game, Layout, Unknown
+from ...model import Card, CardType, Deck, Game, Layout, Style, Unknown
 from .art import ArtLibrary
 from .facecache import FaceCache
 from .geometry import Box, CardGeometry
-from .style import Style
 from .textsvg import TextPainter
 
 FRONT, BACK = "front", "back"

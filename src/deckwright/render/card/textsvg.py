@@ -12,9 +12,9 @@ from markupsafe import escape
 
 from ...fonts.metrics import describe_chars
 from ...fonts.registry import FontError, FontRegistry
-from ...model import Unknown
+from ...model import Style, TextStyle, Unknown
 from .geometry import Box
-from .style import Style, TextStyle
+from .style import icon_svg
 from .textfit import IconRun, TextRun, TextSpec, fit_line, fit_text
 
 PLACEHOLDER_FILL = "#c2185b"  # a magenta no card design uses: unknown text must stand out
@@ -49,7 +49,7 @@ class TextPainter:
         self.icon_family = registry.face(f.font, f.weight, f.style).family if f else ""
 
     def icon(self, token: str, x: float, y: float, size: float) -> str:
-        return self.style.icon_svg(token, x, y, size, self.icon_family)
+        return icon_svg(self.style, token, x, y, size, self.icon_family)
 
     def spec(self, text_style: TextStyle, size: float | None = None) -> TextSpec:
         face = self.registry.face(text_style.font, text_style.weight, text_style.style)
