@@ -99,7 +99,7 @@ def nums(values: Sequence[float]) -> str:
     return " ".join(num(v) for v in values)
 
 
-PATH_POINTS = {"m": 1, "l": 1, "c": 3, "v": 2, "y": 2}  # operator -> points in its operands
+PATH_POINTS = {"m", "l", "c", "v", "y"}  # operators whose operands are points of the path
 PATH_ENDS = {"n", "S", "s", "f", "F", "f*", "B", "B*", "b", "b*"}
 
 
@@ -164,8 +164,9 @@ def pdf_plan(data: bytes) -> str:
     names: dict[int, str] = {}
     lines = []
     for n, page in enumerate(reader.pages, 1):
-        boxes = "  ".join(f"{key[1:]} {nums(page[key])}" for key in ("/MediaBox", "/TrimBox", "/BleedBox"))
-        lines.append(f"page {n}: {boxes}")
+        # page.trimbox would fall back to the CropBox: a missing box must show
+        trim, bleed = (nums(page[key]) if key in page else "none" for key in ("/TrimBox", "/BleedBox"))
+        lines.append(f"page {n}: MediaBox {nums(page.mediabox)}  TrimBox {trim}  BleedBox {bleed}")
         for form, matrix, clip in placements(page, reader):
             ref = form.indirect_reference.idnum
             x0, y0, x1, y1 = (float(v) for v in form["/BBox"])
