@@ -10,10 +10,21 @@ import pytest
 from deckwright.diagnostics import Diagnostics
 from deckwright.pipeline.load import Checked, check_game, load_catalog, load_fonts, prepare_fonts
 from deckwright.project import Project
+from goldenfiles import GOLDEN, Golden
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 GAMES = ("light-and-mist", "midnight-congregation", "light-vs-darkness")
+GOLDEN_KEY = pytest.StashKey[Golden]()
+
+
+def pytest_addoption(parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="store the current outputs as the golden files under tests/golden/ (see its README)",
+    )
 
 
 def pytest_configure(config) -> None:
@@ -21,6 +32,23 @@ def pytest_configure(config) -> None:
     as `deckwright build` does; later projects' fonts resolve to the same folder."""
     diags = Diagnostics()
     assert prepare_fonts(Project(REPO), diags) is not None, [str(d) for d in diags]
+    config.stash[GOLDEN_KEY] = Golden(update=config.getoption("--update-golden"))
+
+
+def pytest_terminal_summary(terminalreporter, config) -> None:
+    golden = config.stash.get(GOLDEN_KEY, None)
+    if golden is not None and golden.update:
+        where = GOLDEN.relative_to(REPO)
+        changed = golden.changed or ["(none: every golden file already matched)"]
+        terminalreporter.write_sep("=", f"--update-golden: files re-blessed under {where}/")
+        for name in changed:
+            terminalreporter.write_line(f"  {name}")
+
+
+@pytest.fixture(scope="session")
+def golden(pytestconfig) -> Golden:
+    """The golden files (tests/golden/): compared, or re-blessed with --update-golden."""
+    return pytestconfig.stash[GOLDEN_KEY]
 
 
 class TempProject:
