@@ -87,6 +87,26 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--no-cache", action="store_true", help="render everything afresh")
     build.add_argument("--quiet", action="store_true", help="print errors only")
 
+    diff = sub.add_parser("diff", help="what changed in a game between two versions (git revisions or folders)")
+    diff.add_argument("game", metavar="GAME")
+    old = diff.add_mutually_exclusive_group()
+    old.add_argument("--from", dest="from_rev", metavar="REV", help="the old version: a git revision (default: HEAD)")
+    old.add_argument("--from-path", type=Path, metavar="FOLDER", help="the old version: a game folder, or a project holding it")
+    diff.add_argument("--to", dest="to_rev", metavar="REV", help="the new version: a git revision (default: the working tree)")
+    diff.add_argument("--format", choices=("text", "json"), default="text")
+    diff.add_argument("--no-page", action="store_true", help="do not draw the faces nor write build/<game>/diff/")
+    diff.add_argument("--similarity", type=_ratio, default=0.9, metavar="R", help="a new id whose text matches a removed card's this much (0-1) is a rename (default 0.9)")
+
+    errata = sub.add_parser("errata", help="draft errata for printed cards whose text changed since a revision")
+    errata.add_argument("game", metavar="GAME")
+    errata.add_argument("--since", required=True, metavar="REV", help="the revision of the printed edition (a tag, a commit)")
+    errata.add_argument("-o", "--output", metavar="FILE", help="where to write the draft (default: build/<game>/errata-draft.yaml; '-': stdout)")
+
+    changelog = sub.add_parser("changelog", help="the changes since the previous edition's tag, as build/<game>/changelog.md")
+    changelog.add_argument("game", metavar="GAME")
+    changelog.add_argument("--since", metavar="REV", help="the previous edition (default: the newest tag GAME/* before --to)")
+    changelog.add_argument("--to", dest="to_rev", metavar="REV", help="the new edition (default: the working tree)")
+
     watch = sub.add_parser("watch", help="rebuild a game whenever its files change")
     watch.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all)")
     watch.add_argument("--only", type=_kinds, default=None, metavar="KINDS", help="outputs to rebuild")
@@ -102,6 +122,16 @@ def _print_diagnostics(diags: Diagnostics, quiet: bool) -> None:
             print(d, file=sys.stderr)
 
 
+def _print_problems(problems) -> None:
+    """Each version's errors (its warnings are `validate`'s business); those of another version
+    than the working tree say which."""
+    for label, diags in problems:
+        for d in diags.sorted():
+            if d.severity.value != "error":
+                continue
+            print(f"{d} (in {label})" if label and label != "the working tree" else d, file=sys.stderr)
+
+
 def _kinds(text: str) -> tuple[str, ...]:
     kinds = tuple(k.strip() for k in text.split(",") if k.strip())
     unknown = [k for k in kinds if k not in OUTPUT_KINDS]
@@ -111,6 +141,16 @@ def _kinds(text: str) -> tuple[str, ...]:
             f"unknown output {', '.join(unknown) or '(none)'}; choose from {choices}"
         )
     return kinds
+
+
+def _ratio(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError("--similarity takes a number above 0 and at most 1, e.g. 0.9")
+    return value
 
 
 def _offset(text: str) -> tuple[float, float]:
@@ -258,6 +298,35 @@ class Cli:
             Writer(out.parent).write_bytes(out.name, data)
             print(f"wrote {out}", file=sys.stderr)
         return EXIT_OK
+
+    def diff(self) -> int:
+        from .editions import report
+        from .editions.commands import run_compare
+        from .editions.compare import CompareError, Side
+
+        args = self.args
+        folder = self.folders([args.game])[0]
+        old = Side(path=args.from_path) if args.from_path else Side(rev=args.from_rev or "HEAD")
+        try:
+            result = run_compare(
+                self.project, folder, old, Side(rev=args.to_rev), page=not args.no_page, similarity=args.similarity
+            )
+        except CompareError as exc:
+            raise UsageError(str(exc)) from None
+        _print_problems(result.problems)
+        comparison, page = result.comparison, None
+        if result.outputs:
+            writer = Writer(self.project.build_dir / comparison.game_id)
+            for output in result.outputs:
+                writer.write_bytes(output.path, output.data)
+            page = f"build/{comparison.game_id}/diff/index.html"
+        if args.format == "json":
+            print(report.as_json(comparison, page))
+        else:
+            for line in report.lines(comparison):
+                print(line)
+        print(report.summary(comparison, page), file=sys.stderr)
+        return EXIT_ERRORS if comparison.changed else EXIT_OK
 
     def watch(self) -> int:
         """Build, then rebuild after every change to the data, templates, layouts or fonts."""
