@@ -11,6 +11,7 @@ without drawing a PDF.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -210,22 +211,58 @@ def _pnp_pages(old: Version, new: Version, fonts: FontRegistry) -> list[str]:
                 BuildOptions(),
             )
             pages = book.render()
-            books.append([(p.key(), planned.what) for p, planned in zip(pages, book.planned, strict=True)])
+            total = len(pages)
+            books.append(
+                [
+                    (_page_content(p, n, total), planned.section)
+                    for n, (p, planned) in enumerate(zip(pages, book.planned, strict=True), 1)
+                ]
+            )
         before, after = books
-        changed = [n for n, (key, _) in enumerate(after, 1) if n > len(before) or before[n - 1][0] != key]
-        if not changed and len(before) == len(after):
+        matcher = difflib.SequenceMatcher(None, [k for k, _ in before], [k for k, _ in after], autojunk=False)
+        kept = sum(block.size for block in matcher.get_matching_blocks())
+        changed = sorted(
+            n + 1
+            for tag, _, _, j1, j2 in matcher.get_opcodes()
+            if tag in ("replace", "insert")
+            for n in range(j1, j2)
+        )
+        removed = len(before) - kept - sum(
+            min(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag == "replace"
+        )
+        if not changed and not removed:
             continue
         name = f"pnp-{paper_id}.pdf"
-        count = f"{len(before)} → {len(after)} pages" if len(before) != len(after) else f"{len(after)} pages"
+        if len(before) != len(after):
+            count = f"{len(before)} → {len(after)} pages; every page's footer count changes"
+        else:
+            count = f"{len(after)} pages"
         shown = _pages(changed, after)
-        lines.append(f"{name} ({count}): {len(changed)} pages change: {shown}")
+        gone = f"; {removed} pages of the old book are gone" if removed else ""
+        lines.append(f"{name} ({count}): {len(changed)} pages change: {shown}{gone}")
     return lines
 
 
-def _pages(numbers: list[int], book: list[tuple[str, str]], limit: int = 12) -> str:
-    parts = [f"{n} ({book[n - 1][1]})" for n in numbers[:limit]]
-    more = f", and {len(numbers) - limit} more" if len(numbers) > limit else ""
-    return ", ".join(parts) + more
+def _page_content(page, number: int, total: int) -> str:
+    """What a page draws, less its footer's "page N of M" (which every added page changes)."""
+    tail = f" · page {number} of {total}"
+    items = tuple(
+        tuple(v.removesuffix(tail) if isinstance(v, str) else v for v in item) for item in page.items
+    )
+    return repr((page.width, page.height, items, page.trim, page.bleed))
+
+
+def _pages(numbers: list[int], book: list[tuple[str, str]]) -> str:
+    """Page numbers as ranges ("1-2, 7-30"), then the sections they are in."""
+    ranges: list[list[int]] = []
+    for n in numbers:
+        if ranges and ranges[-1][1] == n - 1:
+            ranges[-1][1] = n
+        else:
+            ranges.append([n, n])
+    shown = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in ranges)
+    sections = "; ".join(dict.fromkeys(book[n - 1][1] for n in numbers))
+    return f"{shown} ({sections})"
 
 
 def _rulebook(game: Game, changes: Iterable[Change]) -> list[str]:
