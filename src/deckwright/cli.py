@@ -328,6 +328,39 @@ class Cli:
         print(report.summary(comparison, page), file=sys.stderr)
         return EXIT_ERRORS if comparison.changed else EXIT_OK
 
+    def errata(self) -> int:
+        from .editions.commands import run_errata
+        from .editions.compare import CompareError
+
+        args = self.args
+        folder = self.folders([args.game])[0]
+        if args.output not in (None, "-"):
+            target = Path(args.output).resolve()
+            if target == folder.resolve() or folder.resolve() in target.parents:
+                raise UsageError(f"the draft is not written into the game's folder ({args.output}): review it first")
+        try:
+            draft = run_errata(self.project, folder, args.since)
+        except CompareError as exc:
+            raise UsageError(str(exc)) from None
+        _print_problems(draft.problems)
+        if args.output == "-":
+            sys.stdout.write(draft.text)
+            where = "stdout"
+        elif args.output is None:
+            Writer(self.project.build_dir / folder.name).write_text("errata-draft.yaml", draft.text)
+            where = f"build/{folder.name}/errata-draft.yaml"
+        else:
+            target = Path(args.output).resolve()
+            Writer(target.parent).write_text(target.name, draft.text)
+            where = args.output
+        covered = f", {draft.covered} already in the errata" if draft.covered else ""
+        print(
+            f"{folder.name}: {draft.drafted} errata drafted for cards printed in {draft.label}{covered}; "
+            f"review {where}",
+            file=sys.stderr,
+        )
+        return EXIT_OK
+
     def watch(self) -> int:
         """Build, then rebuild after every change to the data, templates, layouts or fonts."""
         args = self.args

@@ -71,3 +71,31 @@ def run_compare(
 def _first_error(diags: Diagnostics) -> str:
     errors = diags.errors
     return str(errors[0]) if errors else "it has errors"
+
+
+@dataclass
+class ErrataDraft:
+    text: str  # the draft YAML
+    drafted: int  # rows to review
+    covered: int  # changed texts the errata already hold
+    label: str  # the edition, as the draft names it
+    problems: list[tuple[str, Diagnostics]] = field(default_factory=list)
+
+
+def run_errata(project: Project, folder: Path, since: str) -> ErrataDraft:
+    """Draft errata for the cards printed at revision `since` whose text changed in the working
+    tree. Raises CompareError when the revision cannot be had or either version cannot be read."""
+    from .errata_draft import draft_entries, draft_yaml
+
+    with ExitStack() as stack:
+        old = open_version(Side(rev=since), project, folder, stack, None)
+        new = open_version(Side(), project, folder, stack, None)
+    for version in (old, new):
+        if version.game is None:
+            raise CompareError(f"the game cannot be read in {version.label}: {_first_error(version.diags)}")
+    problems = [(v.label, v.diags) for v in (old, new) if v.diags.has_errors]
+    entries = draft_entries(old.game, new.game)
+    label = since
+    text = draft_yaml(new.game, entries, old.label, label)
+    drafted = sum(e.status != "covered" for e in entries)
+    return ErrataDraft(text, drafted, len(entries) - drafted, old.label, problems)
