@@ -43,7 +43,11 @@ def run_compare(
     with ExitStack() as stack:
         old = open_version(old_side, project, folder, stack, fonts)
         new = open_version(new_side, project, folder, stack, fonts)
-        problems = [(label, d) for label, d in (("", shared), (old.label, old.diags), (new.label, new.diags)) if len(d)]
+        problems = [
+            (label, d)
+            for label, d in (("", shared), (old.label, old.diags), (new.label, new.diags))
+            if len(d)
+        ]
         if old.game is None or new.game is None:
             missing = old if old.game is None else new
             raise CompareError(f"the game cannot be read in {missing.label}: {_first_error(missing.diags)}")
@@ -99,3 +103,64 @@ def run_errata(project: Project, folder: Path, since: str) -> ErrataDraft:
     text = draft_yaml(new.game, entries, old.label, label)
     drafted = sum(e.status != "covered" for e in entries)
     return ErrataDraft(text, drafted, len(entries) - drafted, old.label, problems)
+
+
+@dataclass
+class Changelog:
+    markdown: str  # build/<game>/changelog.md
+    since: str
+    to: str
+    changes: int
+    chapters: list[tuple[Path, str]] = field(default_factory=list)  # rulebook chapters to rewrite
+    problems: list[tuple[str, Diagnostics]] = field(default_factory=list)
+
+
+def previous_edition(project: Project, game_id: str, to_rev: str | None) -> str:
+    """The newest tag `<game-id>/*` before the new edition (see editions.changelog)."""
+    from .gitrev import GitError, Repo
+
+    pattern = f"{game_id}/*"
+    try:
+        repo = Repo.of(project.root)
+        if to_rev is None:
+            start = repo.commit("HEAD")
+        else:
+            commit = repo.commit(to_rev)
+            if not repo.has_parent(commit):
+                raise CompareError(f"{to_rev} is the first commit: no edition before it; give --since")
+            start = f"{commit}^"
+    except GitError as exc:
+        raise CompareError(str(exc)) from None
+    tag = repo.describe(start, pattern)
+    if tag is None:
+        where = "HEAD" if to_rev is None else f"{to_rev}"
+        raise CompareError(
+            f"no tag {pattern} before {where}: tag each edition (git tag {game_id}/NAME) or give --since"
+        )
+    return tag
+
+
+def run_changelog(project: Project, folder: Path, since: str | None, to_rev: str | None) -> Changelog:
+    from .changelog import changelog_markdown, fill_chapter
+
+    with ExitStack() as stack:
+        game_id = folder.name
+        since = since or previous_edition(project, game_id, to_rev)
+        old = open_version(Side(rev=since), project, folder, stack, None)
+        new = open_version(Side(rev=to_rev), project, folder, stack, None)
+        for version in (old, new):
+            if version.game is None:
+                raise CompareError(
+                    f"the game cannot be read in {version.label}: {_first_error(version.diags)}"
+                )
+        comparison = compare(old, new, None)
+        title = new.game.info.name
+        markdown = changelog_markdown(title, old.label, new.label, comparison.changes)
+        result = Changelog(markdown, old.label, new.label, len(comparison.changes))
+        result.problems = [(v.label, v.diags) for v in (old, new) if v.diags.has_errors]
+        if to_rev is None:  # only the working tree's chapters are rewritten
+            for chapter in new.game.rulebook:
+                filled = fill_chapter(chapter.text, since, comparison.changes)
+                if filled is not None and filled != chapter.text:
+                    result.chapters.append((project.root / chapter.path, filled))
+    return result

@@ -47,14 +47,18 @@ def open_version(
         if not (path / "game.yaml").is_file() and (path / "cards" / folder.name / "game.yaml").is_file():
             path = path / "cards" / folder.name  # a project folder: its copy of the game
         if not (path / "game.yaml").is_file():
-            raise CompareError(f"{side.path} is not a game folder (no game.yaml) nor a project holding {folder.name}")
+            raise CompareError(
+                f"{side.path} is not a game folder (no game.yaml) nor a project holding {folder.name}"
+            )
         return load_version(str(side.path), Project(find_root(path)), path, cache_dir, fonts)
     if side.rev is None:
         return load_version("the working tree", project, folder, cache_dir, fonts)
     try:
         game_rel = folder.resolve().relative_to(project.root.resolve()).as_posix()
     except ValueError:
-        raise CompareError(f"{folder} is outside the project {project.root}: compare it with --from-path") from None
+        raise CompareError(
+            f"{folder} is outside the project {project.root}: compare it with --from-path"
+        ) from None
     try:
         repo = Repo.of(project.root)
         templates = project.game_templates_dir(folder, folder.name).resolve()
@@ -93,7 +97,9 @@ class Comparison:
         return bool(self.changes or self.pairs)
 
 
-def compare(old: Version, new: Version, fonts: FontRegistry | None, similarity: float = SIMILARITY) -> Comparison:
+def compare(
+    old: Version, new: Version, fonts: FontRegistry | None, similarity: float = SIMILARITY
+) -> Comparison:
     """The changes from `old` to `new` (both loaded), and with faces what they mean for print."""
     changes = diff_games(old.game, new.game, similarity)
     renamed = {b.id: a.id for a, b in rename_pairs(old.game, new.game, similarity)}

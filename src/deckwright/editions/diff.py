@@ -19,10 +19,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..consistency.texts import card_label, row_key
+from ..consistency.texts import card_label
 from ..consistency.words import compare, word_diff
 from ..diagnostics import Loc
-from ..model import Card, Game, RulebookFile, Row, Table, Unknown
+from ..model import Card, Game, Row, RulebookFile, Table, Unknown
 
 SIMILARITY = 0.9
 
@@ -139,7 +139,7 @@ def _text_change(old: Any, new: Any) -> tuple[tuple[str, str], ...]:
 
 
 def describe_values(old: Any, new: Any) -> str:
-    """"old → new", or for texts the word diff ([-deleted-] {+inserted+})."""
+    """ "old → new", or for texts the word diff ([-deleted-] {+inserted+})."""
     if isinstance(old, str) and isinstance(new, str) and (" " in old or " " in new):
         from ..consistency.words import diff_text
 
@@ -188,7 +188,12 @@ def _game_changes(old: Game, new: Game) -> Iterator[Change]:
             state = "added" if a is None else "removed" if b is None else "changed"
             where = getattr(b, "loc", None) or getattr(a, "loc", None) or new.info.loc
             yield Change(
-                "schema", f"{what.replace(' ', '-')}:{key}", f"{what} {key!r} {state}", where, old=plain(a), new=plain(b)
+                "schema",
+                f"{what.replace(' ', '-')}:{key}",
+                f"{what} {key!r} {state}",
+                where,
+                old=plain(a),
+                new=plain(b),
             )
 
 
@@ -284,6 +289,8 @@ def _card_plain(card: Card) -> dict[str, Any]:
 
 def _one_card(old: Game, new: Game, a: Card, b: Card) -> Iterator[Change]:
     label = card_label(b)
+    if sum(c.name == b.name for c in new.cards) > 1:
+        label += f" [{b.id}]"  # cards that share a name (seven "Basic Anointing") by their id
     ids = {"card": b.id, "old_card": a.id}
     if a.id != b.id:
         yield Change(
@@ -360,16 +367,36 @@ def _table_changes(old: Game, new: Game) -> Iterator[Change]:
     for table_id in sorted(set(old.tables) | set(new.tables), key=lambda t: _table_order(old, new, t)):
         a, b = old.tables.get(table_id), new.tables.get(table_id)
         if a is None:
-            yield Change("table-added", f"table:{table_id}", f"table {b.title!r} ({table_id}) added, {len(b.rows)} rows", b.loc, new=plain(b.rows))
+            yield Change(
+                "table-added",
+                f"table:{table_id}",
+                f"table {b.title!r} ({table_id}) added, {len(b.rows)} rows",
+                b.loc,
+                new=plain(b.rows),
+            )
             continue
         if b is None:
-            yield Change("table-removed", f"table:{table_id}", f"table {a.title!r} ({table_id}) removed", a.loc, old=plain(a.rows))
+            yield Change(
+                "table-removed",
+                f"table:{table_id}",
+                f"table {a.title!r} ({table_id}) removed",
+                a.loc,
+                old=plain(a.rows),
+            )
             continue
         for name in ("title", "key", "columns"):
             x, y = getattr(a, name), getattr(b, name)
             if not same(x, y):
                 what = describe_values(x, y) if name != "columns" else _columns_change(a, b)
-                yield Change("table", f"table:{table_id}.{name}", f"{b.title}: {name}: {what}", b.loc, field=name, old=plain(x), new=plain(y))
+                yield Change(
+                    "table",
+                    f"table:{table_id}.{name}",
+                    f"{b.title}: {name}: {what}",
+                    b.loc,
+                    field=name,
+                    old=plain(x),
+                    new=plain(y),
+                )
         yield from _row_changes(a, b)
 
 
@@ -382,7 +409,11 @@ def _columns_change(a: Table, b: Table) -> str:
     added = [c for c in b.columns if c not in a.columns]
     removed = [c for c in a.columns if c not in b.columns]
     changed = [c for c in b.columns if c in a.columns and not same(a.columns[c], b.columns[c])]
-    parts = [f"{what} {', '.join(cols)}" for what, cols in (("added", added), ("removed", removed), ("changed", changed)) if cols]
+    parts = [
+        f"{what} {', '.join(cols)}"
+        for what, cols in (("added", added), ("removed", removed), ("changed", changed))
+        if cols
+    ]
     return "; ".join(parts) or "reordered"
 
 
@@ -410,12 +441,23 @@ def _row_changes(a: Table, b: Table) -> Iterator[Change]:
             for n, row in enumerate(olds[common:], i1 + common):
                 pairs.append((row, None, str(n + 1)))
     for x, y, key in pairs:
-        label = f"{b.title} #{key}" if not keyed or isinstance((y or x).get(b.key), int) else f"{b.title}, {key}"
+        label = (
+            f"{b.title} #{key}" if not keyed or isinstance((y or x).get(b.key), int) else f"{b.title}, {key}"
+        )
         subject = f"table:{b.id}/{key}"
         if x is None:
-            yield Change("row-added", subject, f"{label}: row added: {_row_text(b, y)}", y.loc, field=None, new=plain(y.values))
+            yield Change(
+                "row-added",
+                subject,
+                f"{label}: row added: {_row_text(b, y)}",
+                y.loc,
+                field=None,
+                new=plain(y.values),
+            )
         elif y is None:
-            yield Change("row-removed", subject, f"{label}: row removed: {_row_text(a, x)}", x.loc, old=plain(x.values))
+            yield Change(
+                "row-removed", subject, f"{label}: row removed: {_row_text(a, x)}", x.loc, old=plain(x.values)
+            )
         else:
             for column in dict.fromkeys([*b.columns, *y.values, *x.values]):
                 p, q = x.get(column), y.get(column)
@@ -444,7 +486,13 @@ def _check_changes(old: Game, new: Game) -> Iterator[Change]:
     for check in new.checks:
         before = a_map.get(check.id)
         if before is None:
-            yield Change("check-added", f"check:{check.id}", f"check {check.id!r} added: {check.expect}", check.loc, new=check.expect)
+            yield Change(
+                "check-added",
+                f"check:{check.id}",
+                f"check {check.id!r} added: {check.expect}",
+                check.loc,
+                new=check.expect,
+            )
             continue
         for name in ("iterate", "expect", "message", "severity"):
             x, y = getattr(before, name), getattr(check, name)
@@ -461,7 +509,13 @@ def _check_changes(old: Game, new: Game) -> Iterator[Change]:
                 )
     for check in old.checks:
         if check.id not in b_map:
-            yield Change("check-removed", f"check:{check.id}", f"check {check.id!r} removed: {check.expect}", check.loc, old=check.expect)
+            yield Change(
+                "check-removed",
+                f"check:{check.id}",
+                f"check {check.id!r} removed: {check.expect}",
+                check.loc,
+                old=check.expect,
+            )
 
 
 # -- rulebook ----------------------------------------------------------------------------------
@@ -491,9 +545,13 @@ def _rulebook_changes(old: Game, new: Game) -> Iterator[Change]:
     for name in sorted(set(a_files) | set(b_files)):
         a, b = a_files.get(name), b_files.get(name)
         if a is None:
-            yield Change("chapter-added", f"rulebook:{name}", f"chapter {name} added", Loc(b.path), new=b.text)
+            yield Change(
+                "chapter-added", f"rulebook:{name}", f"chapter {name} added", Loc(b.path), new=b.text
+            )
         elif b is None:
-            yield Change("chapter-removed", f"rulebook:{name}", f"chapter {name} removed", Loc(a.path), old=a.text)
+            yield Change(
+                "chapter-removed", f"rulebook:{name}", f"chapter {name} removed", Loc(a.path), old=a.text
+            )
         elif a.text != b.text:
             yield from _paragraph_changes(a, b)
 
@@ -518,7 +576,13 @@ def _paragraph_changes(a: RulebookFile, b: RulebookFile) -> Iterator[Change]:
                 words=word_diff(x, y),
             )
         for n, (line, y) in enumerate(news[common:], j1 + common):
-            yield Change("paragraph", f"rulebook:{b.name}#{n + 1}", f"{b.name}, paragraph {n + 1} added: {_short(y)}", Loc(b.path, line), new=y)
+            yield Change(
+                "paragraph",
+                f"rulebook:{b.name}#{n + 1}",
+                f"{b.name}, paragraph {n + 1} added: {_short(y)}",
+                Loc(b.path, line),
+                new=y,
+            )
         anchor = pb[j1][0] if j1 < len(pb) else (pb[-1][0] if pb else 1)
         for n, (_, x) in enumerate(olds[common:], i1 + common):
             yield Change(
@@ -543,6 +607,3 @@ def changed_cards(changes: list[Change]) -> dict[str, list[Change]]:
         if card is not None:
             out.setdefault(card, []).append(change)
     return out
-
-
-__all__ = ["Change", "diff_games", "rename_pairs", "plain", "show", "same", "row_key", "paragraphs"]

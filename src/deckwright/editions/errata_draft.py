@@ -54,7 +54,9 @@ class Entry:
 
 def _numbers(text: str) -> Counter:
     words = normalise(text).lower().split()
-    return Counter(w if w.isdigit() else str(NUMBER_WORDS[w]) for w in words if w.isdigit() or w in NUMBER_WORDS)
+    return Counter(
+        w if w.isdigit() else str(NUMBER_WORDS[w]) for w in words if w.isdigit() or w in NUMBER_WORDS
+    )
 
 
 def propose_kind(printed: str, current: str) -> tuple[str, str]:
@@ -75,7 +77,11 @@ def propose_kind(printed: str, current: str) -> tuple[str, str]:
         return "clarification", f"words were only added: {', '.join(dict.fromkeys(inserted))}"
     if all(w in STOP for w in deleted + inserted):
         return "wording", "only function words changed"
-    return "rules", f"words that carry meaning changed: {', '.join(dict.fromkeys(deleted))} → {', '.join(dict.fromkeys(inserted)) or '(none)'}"
+    return (
+        "rules",
+        f"words that carry meaning changed: {', '.join(dict.fromkeys(deleted))} → "
+        f"{', '.join(dict.fromkeys(inserted)) or '(none)'}",
+    )
 
 
 def _text_fields(game: Game, card: Card) -> list[str]:
@@ -105,7 +111,9 @@ def draft_entries(printed: Game, current: Game, similarity: float = 0.9) -> list
                 (
                     f"{r.row.loc.path}:{r.row.loc.line}"
                     for r in rows
-                    if card in r.cards and isinstance(r.current, str) and compare(r.current, was) == "identical"
+                    if card in r.cards
+                    and isinstance(r.current, str)
+                    and compare(r.current, was) == "identical"
                 ),
                 "",
             )
@@ -177,7 +185,11 @@ def _row(game: Game, table: Table, entry: Entry, label: str, taken: set) -> list
         if role == "card" and entry.status == "update":
             value = _existing_cell(table, entry, column)
         elif role == "card":
-            name = entry.card.name if number is None or str(number) in entry.card.name else f"{entry.card.name} ({number})"
+            name = (
+                entry.card.name
+                if number is None or str(number) in entry.card.name
+                else f"{entry.card.name} ({number})"
+            )
             if table.key == column and name in taken:
                 name = f"{name} (printed {label})"  # another printing of the card has a row already
             value = name
@@ -217,7 +229,8 @@ def _comment(entry: Entry, kind_value: str) -> list[str]:
         lines.append(f"#   replaces the row at {entry.row_loc} (same printed text, another current text)")
     elif entry.earlier:
         lines.append(
-            f"#   the row at {entry.earlier} gives this printed text as its current text: update it, or keep both"
+            f"#   the row at {entry.earlier} gives this printed text as its current text: "
+            "update it, or keep both"
         )
     return lines
 

@@ -126,7 +126,11 @@ def print_impact(
         ids = {c.id for c in game.cards if c.type in deck.types}
         old_deck = old.game.decks.get(deck.id)
         old_ids = {c.id for c in old.game.cards if old_deck and c.type in old_deck.types}
-        faces = {n for cid in ids for n in (new.faces.front_of.get(cid), new.faces.back_of.get(cid))} if new.faces else set()
+        faces = (
+            {n for cid in ids for n in (new.faces.front_of.get(cid), new.faces.back_of.get(cid))}
+            if new.faces
+            else set()
+        )
         why = []
         if faces & changed_faces:
             why.append(f"{len(faces & changed_faces)} faces")
@@ -142,8 +146,14 @@ def print_impact(
     if "rulebook" in _outputs(game):
         impact.rulebook = _rulebook(new.game, changes)
     if "errata" in _outputs(game):
-        errata_tables = {t.id for t in game.tables.values() if t.editor is not None and t.editor.errata is not None}
-        impact.errata = any(c.subject.split("/")[0].split(".")[0].removeprefix("table:") in errata_tables for c in changes if c.group == "tables")
+        errata_tables = {
+            t.id for t in game.tables.values() if t.editor is not None and t.editor.errata is not None
+        }
+        impact.errata = any(
+            c.subject.split("/")[0].split(".")[0].removeprefix("table:") in errata_tables
+            for c in changes
+            if c.group == "tables"
+        )
     return impact
 
 
@@ -179,7 +189,9 @@ def _dry_outputs(kind: str, version: Version, fonts: FontRegistry) -> dict[str, 
 
 def _changed_files(kind: str, old: Version, new: Version, fonts: FontRegistry) -> list[str]:
     a, b = _dry_outputs(kind, old, fonts), _dry_outputs(kind, new, fonts)
-    out = [f"{path} ({'added' if path not in a else 'changed'})" for path in sorted(b) if a.get(path) != b[path]]
+    out = [
+        f"{path} ({'added' if path not in a else 'changed'})" for path in sorted(b) if a.get(path) != b[path]
+    ]
     return out + [f"{path} (removed)" for path in sorted(a) if path not in b]
 
 
@@ -227,8 +239,10 @@ def _pnp_pages(old: Version, new: Version, fonts: FontRegistry) -> list[str]:
             if tag in ("replace", "insert")
             for n in range(j1, j2)
         )
-        removed = len(before) - kept - sum(
-            min(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag == "replace"
+        removed = (
+            len(before)
+            - kept
+            - sum(min(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag == "replace")
         )
         if not changed and not removed:
             continue
@@ -273,7 +287,9 @@ def _rulebook(game: Game, changes: Iterable[Change]) -> list[str]:
         out.append(f"chapters changed: {', '.join(chapters)}")
     cards = {c.card for c in changes if c.group == "cards" and c.card}
     types = {card.type for card in game.cards if card.id in cards}
-    tables = {c.subject.removeprefix("table:").split("/")[0].split(".")[0] for c in changes if c.group == "tables"}
+    tables = {
+        c.subject.removeprefix("table:").split("/")[0].split(".")[0] for c in changes if c.group == "tables"
+    }
     for chapter in game.rulebook:
         for ref in chapter.refs:
             hit = (

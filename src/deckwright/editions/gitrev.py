@@ -62,7 +62,9 @@ class Repo:
         try:
             top = _git(folder, "rev-parse", "--show-toplevel").strip()
         except GitError:
-            raise GitError(f"{folder} is not in a git repository (use --from-path to compare two folders)") from None
+            raise GitError(
+                f"{folder} is not in a git repository (use --from-path to compare two folders)"
+            ) from None
         top_path = Path(top).resolve()
         rel = folder.resolve().relative_to(top_path).as_posix()
         return cls(top_path, "" if rel == "." else rel + "/")
@@ -70,7 +72,9 @@ class Repo:
     def commit(self, rev: str) -> str:
         """The full commit id a revision names; GitError when there is none."""
         try:
-            return _git(self.top, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}").strip()
+            return _git(
+                self.top, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"
+            ).strip()
         except GitError:
             raise GitError(f"unknown revision {rev!r} (not a commit, tag or branch of {self.top})") from None
 

@@ -104,7 +104,12 @@ def diff_page(
                 path = f"diff/faces/{stem}-{side}.png"
                 outputs.append(Output(path, data))
                 images[side] = path.removeprefix("diff/")
-        about = [c for c in changes if c.card in pair.cards or (pair.state == "removed" and c.old_card and f"{c.old_card}-" in pair.name)]
+        about = [
+            c
+            for c in changes
+            if c.card in pair.cards
+            or (pair.state == "removed" and c.old_card and f"{c.old_card}-" in pair.name)
+        ]
         faces.append({"pair": pair, "images": images, "pixels": changed, "changes": about})
     env = SandboxedEnvironment(
         loader=FileSystemLoader(str(project.templates_dir)), autoescape=True, undefined=StrictUndefined

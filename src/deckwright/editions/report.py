@@ -23,7 +23,8 @@ def summary(comparison: Comparison, page: str | None) -> str:
     faces = f", {len(comparison.pairs)} faces look different" if comparison.pairs else ""
     where = f"; see {page}" if page else ""
     old, new = comparison.labels
-    return f"{comparison.game_id}: {old} → {new}: {len(comparison.changes)} changes ({parts or 'none'}){faces}{where}"
+    changes = f"{len(comparison.changes)} changes ({parts or 'none'})"
+    return f"{comparison.game_id}: {old} → {new}: {changes}{faces}{where}"
 
 
 def as_json(comparison: Comparison, page: str | None) -> str:
