@@ -9,6 +9,8 @@ error.
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,7 +52,11 @@ def open_version(
             raise CompareError(
                 f"{side.path} is not a game folder (no game.yaml) nor a project holding {folder.name}"
             )
-        return load_version(str(side.path), Project(find_root(path)), path, cache_dir, fonts)
+        root = find_root(path)
+        if path.parent != root / "cards" or path.name != folder.name:
+            root = _lend_project(path, project, folder.name, stack)
+            path = root / "cards" / folder.name
+        return load_version(str(side.path), Project(root), path, cache_dir, fonts)
     if side.rev is None:
         return load_version("the working tree", project, folder, cache_dir, fonts)
     try:
@@ -74,6 +80,18 @@ def open_version(
         raise CompareError(f"revision {side.rev} has no game {game_rel} (no {game_rel}/game.yaml)")
     label = side.rev if checkout.commit.startswith(side.rev) else f"{side.rev} ({checkout.commit[:7]})"
     return load_version(label, Project(checkout.root), checkout.game_folder, cache_dir, fonts)
+
+
+def _lend_project(game: Path, project: Project, game_id: str, stack: ExitStack) -> Path:
+    """A temporary project holding a copy of a loose game folder under its game's id, drawn
+    with the current project's layouts, templates and art (a loose folder has none of its own)."""
+    root = Path(tempfile.mkdtemp(prefix="deckwright-path-"))
+    stack.callback(shutil.rmtree, root, True)
+    shutil.copytree(game, root / "cards" / game_id, symlinks=True)
+    for part in ("layouts", "templates", "art"):
+        if (project.root / part).exists():
+            (root / part).symlink_to(project.root / part)
+    return root
 
 
 @dataclass

@@ -30,6 +30,10 @@ from ..model import Card, FieldSpec, Game, Table, Unknown
 from .diff import rename_pairs
 
 KINDS = ("wording", "rules", "clarification")
+# Added words that change what a rule allows, not only how it reads.
+TURNING_WORDS = frozenset(
+    ("not", "no", "never", "cannot", "can't", "only", "must", "may", "except", "unless", "instead")
+)
 # Words an enum value of the game's kinds must contain to stand for each proposed kind.
 KIND_WORDS = {"wording": ("word",), "rules": ("rule",), "clarification": ("clar",)}
 
@@ -70,9 +74,12 @@ def propose_kind(printed: str, current: str) -> tuple[str, str]:
         gone = sorted((before - after).elements())
         new = sorted((after - before).elements())
         return "rules", f"a number changed: {', '.join(gone) or '(none)'} → {', '.join(new) or '(none)'}"
-    ops = word_diff(printed, current)
+    ops = word_diff(normalise(printed).lower(), normalise(current).lower())
     deleted = [w for op, words in ops if op == "delete" for w in normalise(words).lower().split()]
     inserted = [w for op, words in ops if op == "insert" for w in normalise(words).lower().split()]
+    turning = sorted(set(inserted) & TURNING_WORDS)
+    if not deleted and turning:
+        return "rules", f"a word that turns the rule was added: {', '.join(turning)}"
     if not deleted:
         return "clarification", f"words were only added: {', '.join(dict.fromkeys(inserted))}"
     if all(w in STOP for w in deleted + inserted):
@@ -220,7 +227,7 @@ def _yaml_cell(value: Any) -> str:
 def _comment(entry: Entry, kind_value: str) -> list[str]:
     lines = [
         f"# {card_label(entry.card)} ({entry.card.id}), {entry.field}: proposed kind {kind_value}"
-        f" ({entry.reason}); set the kind you decide.",
+        f" ({entry.reason}); the editor sets the kind.",
         f"#   {entry.diff}",
     ]
     if entry.old.id != entry.card.id:

@@ -122,10 +122,11 @@ def print_impact(
     game = new.game
     changed_faces = {p.name for p in pairs}
     changed_cards = {c.card or c.old_card for c in changes if c.group == "cards"}
+    new_id = {c.old_card: c.card for c in changes if c.kind == "card-renamed" and c.field == "id"}
     for deck in game.decks.values():
         ids = {c.id for c in game.cards if c.type in deck.types}
         old_deck = old.game.decks.get(deck.id)
-        old_ids = {c.id for c in old.game.cards if old_deck and c.type in old_deck.types}
+        old_ids = {new_id.get(c.id, c.id) for c in old.game.cards if old_deck and c.type in old_deck.types}
         faces = (
             {n for cid in ids for n in (new.faces.front_of.get(cid), new.faces.back_of.get(cid))}
             if new.faces

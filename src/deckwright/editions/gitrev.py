@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # What the old version of a game needs beside its own folder (relative to the project root).
-PROJECT_PARTS = ("layouts", "fonts", "templates/_shared")
+PROJECT_PARTS = ("layouts", "templates/_shared")  # the fonts are the current project's
 
 
 class GitError(Exception):
