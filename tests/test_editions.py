@@ -65,7 +65,7 @@ tables:
 RULES = f"""\
 # Rules
 
-Each player takes {{card:ann}} or another hero.
+Each player takes {{card:ann}} or {{card:cy}}.
 
 Play one card a turn.
 
@@ -183,7 +183,11 @@ def test_each_kind_of_change(repo: Repo, capsys) -> None:
     assert "tgc/main/ann-front.png (changed)" in tgc and "tgc/manifest.csv (changed)" in tgc
     assert "zap-front" not in tgc
     assert any(p.startswith("print-and-play: pnp-a4.pdf") for p in prints)
-    assert any("01-rules.md:3 prints changed data: {card:ann}" in p for p in prints)
+    rulebook = [p for p in prints if p.startswith("rulebook: ")]
+    assert rulebook == [
+        "rulebook: chapters changed: cards/mini/rulebook/01-rules.md",
+        "rulebook: cards/mini/rulebook/01-rules.md:3 prints changed data: {card:cy}",  # the name
+    ]
 
 
 def test_the_page_shows_old_new_and_difference(repo: Repo, capsys) -> None:

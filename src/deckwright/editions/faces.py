@@ -286,15 +286,15 @@ def _rulebook(game: Game, changes: Iterable[Change]) -> list[str]:
     chapters = sorted({c.loc.path for c in changes if c.group == "rulebook"})
     if chapters:
         out.append(f"chapters changed: {', '.join(chapters)}")
-    cards = {c.card for c in changes if c.group == "cards" and c.card}
+    fields = {(c.card, c.field) for c in changes if c.group == "cards" and c.card}
+    cards = {card for card, _ in fields}
     types = {card.type for card in game.cards if card.id in cards}
-    tables = {
-        c.subject.removeprefix("table:").split("/")[0].split(".")[0] for c in changes if c.group == "tables"
-    }
+    tables = {c.subject.removeprefix("table:").split("/")[0].split(".")[0] for c in changes if c.group == "tables"}
     for chapter in game.rulebook:
         for ref in chapter.refs:
             hit = (
-                (ref.kind == "card" and ref.target in cards)
+                # {card:x} prints the card's name, or the field it names
+                (ref.kind == "card" and (ref.target, ref.options.get("field", "name")) in fields)
                 or (ref.kind == "cards" and set(ref.target.split(",")) & types)
                 or (ref.kind == "table" and ref.target in tables)
             )

@@ -22,6 +22,9 @@ def summary(comparison: Comparison, page: str | None) -> str:
     parts = ", ".join(f"{group} {counts[group]}" for group in GROUPS if counts[group])
     faces = f", {len(comparison.pairs)} faces look different" if comparison.pairs else ""
     where = f"; see {page}" if page else ""
+    unseen = [v.label for v in (comparison.old, comparison.new) if v.faces is None]
+    if unseen:
+        faces += f", faces not compared ({' and '.join(unseen)}: errors, see deckwright validate)"
     old, new = comparison.labels
     changes = f"{len(comparison.changes)} changes ({parts or 'none'})"
     return f"{comparison.game_id}: {old} → {new}: {changes}{faces}{where}"
