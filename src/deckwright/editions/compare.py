@@ -52,11 +52,11 @@ def open_version(
             raise CompareError(
                 f"{side.path} is not a game folder (no game.yaml) nor a project holding {folder.name}"
             )
-        root = find_root(path)
+        root, faces_cache = find_root(path), None
         if path.parent != root / "cards" or path.name != folder.name:
             root = _lend_project(path, project, folder.name, stack)
-            path = root / "cards" / folder.name
-        return load_version(str(side.path), Project(root), path, cache_dir, fonts)
+            path, faces_cache = root / "cards" / folder.name, root / ".scratch-cache"
+        return load_version(str(side.path), Project(root), path, cache_dir, fonts, faces_cache)
     if side.rev is None:
         return load_version("the working tree", project, folder, cache_dir, fonts)
     try:
@@ -79,7 +79,8 @@ def open_version(
     if not checkout.has_game:
         raise CompareError(f"revision {side.rev} has no game {game_rel} (no {game_rel}/game.yaml)")
     label = side.rev if checkout.commit.startswith(side.rev) else f"{side.rev} ({checkout.commit[:7]})"
-    return load_version(label, Project(checkout.root), checkout.game_folder, cache_dir, fonts)
+    faces_cache = checkout.scratch / ".cache"
+    return load_version(label, Project(checkout.root), checkout.game_folder, cache_dir, fonts, faces_cache)
 
 
 def _lend_project(game: Path, project: Project, game_id: str, stack: ExitStack) -> Path:

@@ -289,7 +289,9 @@ def _rulebook(game: Game, changes: Iterable[Change]) -> list[str]:
     fields = {(c.card, c.field) for c in changes if c.group == "cards" and c.card}
     cards = {card for card, _ in fields}
     types = {card.type for card in game.cards if card.id in cards}
-    tables = {c.subject.removeprefix("table:").split("/")[0].split(".")[0] for c in changes if c.group == "tables"}
+    tables = {
+        c.subject.removeprefix("table:").split("/")[0].split(".")[0] for c in changes if c.group == "tables"
+    }
     for chapter in game.rulebook:
         for ref in chapter.refs:
             hit = (

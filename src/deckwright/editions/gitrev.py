@@ -123,8 +123,13 @@ class Checkout:
         self.rev = rev
         self.commit = repo.commit(rev)
         self._tmp = Path(tempfile.mkdtemp(prefix="deckwright-rev-"))
+        self.scratch = self._tmp / ".scratch"  # beside the files, for what a build keeps
         parts = [*PROJECT_PARTS, game_rel, templates_rel, f"art/{Path(game_rel).name}"]
-        self.root = repo.materialise(self.commit, sorted(set(parts)), self._tmp)
+        try:
+            self.root = repo.materialise(self.commit, sorted(set(parts)), self._tmp / "tree")
+        except BaseException:
+            self.close()
+            raise
         self.game_folder = self.root / game_rel
 
     @property

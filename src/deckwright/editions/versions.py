@@ -1,8 +1,10 @@
 """One version of a game, read as `deckwright validate` reads it: the model, its problems, and
 (when fonts are given) every face as SVG, through the pipeline's own loader and renderer.
 
-Both versions use the current project's cache folder (`build/.cache`): its entries are keyed by
-content (files, templates, fonts, code), so the old version's unchanged cards come from it too.
+Both versions read their YAML through the current project's parse cache (`build/.cache`, keyed
+by content and the path messages show). A version materialised in a temporary folder lays out
+its faces with a cache of its own, thrown away with it: face entries are keyed by the templates'
+paths too, so they would never be hit again.
 The fonts are the current project's: a font is not part of a game's edition.
 """
 
@@ -39,9 +41,16 @@ class Version:
 
 
 def load_version(
-    label: str, project: Project, folder: Path, cache_dir: Path, fonts: FontRegistry | None = None
+    label: str,
+    project: Project,
+    folder: Path,
+    cache_dir: Path,
+    fonts: FontRegistry | None = None,
+    faces_cache: Path | None = None,
 ) -> Version:
-    """Load and validate the game in `folder` of `project`; with `fonts`, render its faces."""
+    """Load and validate the game in `folder` of `project`; with `fonts`, render its faces.
+    `faces_cache`: where laid-out faces are kept, when not in `cache_dir` (a temporary copy of
+    the project: its entries are keyed by the templates' paths too, and would never be hit)."""
     version = Version(label, project, folder)
     diags = version.diags
     version.layouts = read_layouts(project.layouts_dir, diags, project.display)
@@ -53,7 +62,9 @@ def load_version(
         from ..outputs.card_images import make_renderer  # the rendering stack, only when drawn
         from ..render.faces import render_faces
 
-        renderer = make_renderer(project, version.game, version.layouts, fonts, diags, cache_dir)
+        renderer = make_renderer(
+            project, version.game, version.layouts, fonts, diags, faces_cache or cache_dir
+        )
         if renderer is not None:
             version.faces = render_faces(version.game, version.layouts, renderer, diags)
     return version
