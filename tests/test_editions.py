@@ -396,3 +396,10 @@ def test_fill_chapter_needs_both_markers() -> None:
 
 def test_paragraphs_carry_their_first_line() -> None:
     assert paragraphs("# A\n\none\ntwo\n\n\nthree\n") == [(1, "# A"), (3, "one\ntwo"), (7, "three")]
+
+
+def test_a_kind_the_table_marks_in_the_current_cell_is_marked() -> None:
+    from deckwright.editions.errata_draft import _marker
+
+    assert _marker(("(clarity only)",), "clarity-only") == " (clarity only)"
+    assert _marker(("(clarity only)",), "rules-change") == ""

@@ -167,6 +167,15 @@ def _enum_values(spec: FieldSpec, game: Game) -> tuple[str, ...]:
     return spec.values
 
 
+def _marker(markers: tuple[str, ...], kind: str) -> str:
+    """The marker a current cell ends with to name this kind, as the game's errata table
+    declares them (`markers: ["(clarity only)"]` for clarity-only), with its space."""
+    for marker in markers:
+        if normalise(marker).lower() == normalise(kind).lower():
+            return f" {marker}"
+    return ""
+
+
 def _cell(spec: FieldSpec, value: Any) -> Any:
     """A value in the shape the column takes: a list column gets a list, a scalar one an item."""
     items = list(value) if isinstance(value, list | tuple) else [value]
@@ -207,7 +216,8 @@ def _row(game: Game, table: Table, entry: Entry, label: str, taken: set) -> list
         elif role == "printed":
             value = entry.printed
         elif role == "current":
-            value = entry.current
+            kind_spec = table.columns.get(spec.columns.get("kind", ""))
+            value = entry.current + _marker(spec.markers, _kind_value(entry.kind, kind_spec, game))
         elif role == "kind":
             value = _kind_value(entry.kind, col_spec, game)
         elif col_spec.has_default or not col_spec.required:
