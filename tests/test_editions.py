@@ -403,3 +403,23 @@ def test_a_kind_the_table_marks_in_the_current_cell_is_marked() -> None:
 
     assert _marker(("(clarity only)",), "clarity-only") == " (clarity only)"
     assert _marker(("(clarity only)",), "rules-change") == ""
+
+
+def test_a_game_without_errata_table_gets_a_whole_table_file(mini: TempProject) -> None:
+    from deckwright.editions.errata_draft import draft_entries, draft_yaml
+
+    diags = Diagnostics()
+    layouts = load_layouts(mini.project, diags)
+    printed = check_game(mini.project, mini.root / "cards/mini", layouts).game
+    mini.replace("mini", "spells.yaml", "Deal 2 damage.", "Deal 2 damage to one hero.")
+    current = check_game(mini.project, mini.root / "cards/mini", layouts).game
+    entries = draft_entries(printed, current)
+    assert [(e.card.id, e.kind, e.status) for e in entries] == [("zap", "rules", "new")]  # "one"
+    draft = draft_yaml(current, entries, "v1", "v1")
+    assert "save it as mini/errata.yaml" in draft
+    mini.path("mini", "errata.yaml").write_text(draft, encoding="utf-8")
+    checked = check_game(mini.project, mini.root / "cards/mini", layouts)
+    assert checked.ok, [str(d) for d in checked.diags.errors]
+    assert [(r.card, r.printed, r.current, r.change) for r in errata_lines(checked.game)] == [
+        ("Zap", "Deal 2 damage.", "Deal 2 damage to one hero.", "rules change")
+    ]
