@@ -85,6 +85,63 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--no-cache", action="store_true", help="render everything afresh")
     build.add_argument("--quiet", action="store_true", help="print errors only")
 
+    diff = sub.add_parser(
+        "diff", help="what changed in a game between two versions (git revisions or folders)"
+    )
+    diff.add_argument("game", metavar="GAME")
+    old = diff.add_mutually_exclusive_group()
+    old.add_argument(
+        "--from", dest="from_rev", metavar="REV", help="the old version: a git revision (default: HEAD)"
+    )
+    old.add_argument(
+        "--from-path",
+        type=Path,
+        metavar="FOLDER",
+        help="the old version: a game folder, or a project holding it",
+    )
+    diff.add_argument(
+        "--to",
+        dest="to_rev",
+        metavar="REV",
+        help="the new version: a git revision (default: the working tree)",
+    )
+    diff.add_argument("--format", choices=("text", "json"), default="text")
+    diff.add_argument(
+        "--no-page", action="store_true", help="do not draw the faces nor write build/<game>/diff/"
+    )
+    diff.add_argument(
+        "--similarity",
+        type=_ratio,
+        default=0.9,
+        metavar="R",
+        help="a new id whose text matches a removed card's this much (0-1) is a rename (default 0.9)",
+    )
+
+    errata = sub.add_parser(
+        "errata", help="draft errata for printed cards whose text changed since a revision"
+    )
+    errata.add_argument("game", metavar="GAME")
+    errata.add_argument(
+        "--since", required=True, metavar="REV", help="the revision of the printed edition (a tag, a commit)"
+    )
+    errata.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="where to write the draft (default: build/<game>/errata-draft.yaml; '-': stdout)",
+    )
+
+    changelog = sub.add_parser(
+        "changelog", help="the changes since the previous edition's tag, as build/<game>/changelog.md"
+    )
+    changelog.add_argument("game", metavar="GAME")
+    changelog.add_argument(
+        "--since", metavar="REV", help="the previous edition (default: the newest tag GAME/* before --to)"
+    )
+    changelog.add_argument(
+        "--to", dest="to_rev", metavar="REV", help="the new edition (default: the working tree)"
+    )
+
     watch = sub.add_parser("watch", help="rebuild a game whenever its files change")
     watch.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all)")
     watch.add_argument("--only", type=_kinds, default=None, metavar="KINDS", help="outputs to rebuild")
@@ -100,6 +157,16 @@ def _print_diagnostics(diags: Diagnostics, quiet: bool) -> None:
             print(d, file=sys.stderr)
 
 
+def _print_problems(problems) -> None:
+    """Each version's errors (its warnings are `validate`'s business); those of another version
+    than the working tree say which."""
+    for label, diags in problems:
+        for d in diags.sorted():
+            if d.severity.value != "error":
+                continue
+            print(f"{d} (in {label})" if label and label != "the working tree" else d, file=sys.stderr)
+
+
 def _kinds(text: str) -> tuple[str, ...]:
     kinds = tuple(k.strip() for k in text.split(",") if k.strip())
     unknown = [k for k in kinds if k not in OUTPUT_KINDS]
@@ -109,6 +176,16 @@ def _kinds(text: str) -> tuple[str, ...]:
             f"unknown output {', '.join(unknown) or '(none)'}; choose from {choices}"
         )
     return kinds
+
+
+def _ratio(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError("--similarity takes a number above 0 and at most 1, e.g. 0.9")
+    return value
 
 
 def _offset(text: str) -> tuple[float, float]:
@@ -256,6 +333,97 @@ class Cli:
             out = self.args.output.resolve()
             Writer(out.parent).write_bytes(out.name, data)
             print(f"wrote {out}", file=sys.stderr)
+        return EXIT_OK
+
+    def diff(self) -> int:
+        from .editions import report
+        from .editions.commands import run_compare
+        from .editions.compare import CompareError, Side
+
+        args = self.args
+        folder = self.folders([args.game])[0]
+        old = Side(path=args.from_path) if args.from_path else Side(rev=args.from_rev or "HEAD")
+        try:
+            result = run_compare(
+                self.project,
+                folder,
+                old,
+                Side(rev=args.to_rev),
+                page=not args.no_page,
+                similarity=args.similarity,
+            )
+        except CompareError as exc:
+            raise UsageError(str(exc)) from None
+        _print_problems(result.problems)
+        comparison, page = result.comparison, None
+        if result.outputs:
+            writer = Writer(self.project.build_dir / comparison.game_id)
+            for output in result.outputs:
+                writer.write_bytes(output.path, output.data)
+            page = f"build/{comparison.game_id}/diff/index.html"
+        if args.format == "json":
+            print(report.as_json(comparison, page))
+        else:
+            for line in report.lines(comparison):
+                print(line)
+        print(report.summary(comparison, page), file=sys.stderr)
+        return EXIT_ERRORS if comparison.changed else EXIT_OK
+
+    def errata(self) -> int:
+        from .editions.commands import run_errata
+        from .editions.compare import CompareError
+
+        args = self.args
+        folder = self.folders([args.game])[0]
+        if args.output not in (None, "-"):
+            target = Path(args.output).resolve()
+            if target == folder.resolve() or folder.resolve() in target.parents:
+                raise UsageError(
+                    f"the draft is not written into the game's folder ({args.output}): review it first"
+                )
+        try:
+            draft = run_errata(self.project, folder, args.since)
+        except CompareError as exc:
+            raise UsageError(str(exc)) from None
+        _print_problems(draft.problems)
+        if args.output == "-":
+            sys.stdout.write(draft.text)
+            where = "stdout"
+        elif args.output is None:
+            Writer(self.project.build_dir / folder.name).write_text("errata-draft.yaml", draft.text)
+            where = f"build/{folder.name}/errata-draft.yaml"
+        else:
+            target = Path(args.output).resolve()
+            Writer(target.parent).write_text(target.name, draft.text)
+            where = args.output
+        covered = f", {draft.covered} already in the errata" if draft.covered else ""
+        print(
+            f"{folder.name}: {draft.drafted} errata drafted for cards printed in {draft.label}{covered}; "
+            f"review {where}",
+            file=sys.stderr,
+        )
+        return EXIT_OK
+
+    def changelog(self) -> int:
+        from .editions.commands import run_changelog
+        from .editions.compare import CompareError
+
+        args = self.args
+        folder = self.folders([args.game])[0]
+        try:
+            log = run_changelog(self.project, folder, args.since, args.to_rev)
+        except CompareError as exc:
+            raise UsageError(str(exc)) from None
+        _print_problems(log.problems)
+        Writer(self.project.build_dir / folder.name).write_text("changelog.md", log.markdown)
+        for path, text in log.chapters:
+            Writer(path.parent).write_text(path.name, text)
+            print(f"{self.project.display(path)}: changelog filled in between its markers", file=sys.stderr)
+        print(
+            f"{folder.name}: {log.changes} changes from {log.since} to {log.to}; "
+            f"see build/{folder.name}/changelog.md",
+            file=sys.stderr,
+        )
         return EXIT_OK
 
     def watch(self) -> int:
