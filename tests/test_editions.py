@@ -20,7 +20,7 @@ from deckwright.editions.changelog import END, START, fill_chapter
 from deckwright.editions.diff import paragraphs
 from deckwright.editions.errata_draft import propose_kind
 from deckwright.outputs.errata import lines as errata_lines
-from deckwright.pipeline import check_game, load_layouts
+from deckwright.pipeline.load import check_game, load_catalog
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Editor",
@@ -327,7 +327,7 @@ def test_errata_draft_in_the_games_format(repo: Repo, capsys, tmp_path: Path) ->
     text = table.read_text(encoding="utf-8").replace("  tips:\n", block + "  tips:\n", 1)
     table.write_text(text, encoding="utf-8")
     diags = Diagnostics()
-    checked = check_game(copy.project, copy.root / "cards/mini", load_layouts(copy.project, diags))
+    checked = check_game(copy.project, copy.root / "cards/mini", load_catalog(copy.project, diags))
     assert checked.ok, [str(d) for d in checked.diags.errors]
     drafted = [line for line in errata_lines(checked.game) if line.card == "Ann (printed mini/v1)"]
     assert [(d.printed, d.current, d.change) for d in drafted] == [
@@ -378,7 +378,7 @@ def test_changelog_since_the_previous_editions_tag(repo: Repo, capsys) -> None:
         # the filled chapter is valid rulebook prose
         diags = Diagnostics()
         checked = check_game(
-            repo.project.project, repo.root / "cards/mini", load_layouts(repo.project.project, diags)
+            repo.project.project, repo.root / "cards/mini", load_catalog(repo.project.project, diags)
         )
         assert checked.ok, [str(d) for d in checked.diags.errors]
     finally:
@@ -409,7 +409,7 @@ def test_a_game_without_errata_table_gets_a_whole_table_file(mini: TempProject) 
     from deckwright.editions.errata_draft import draft_entries, draft_yaml
 
     diags = Diagnostics()
-    layouts = load_layouts(mini.project, diags)
+    layouts = load_catalog(mini.project, diags)
     printed = check_game(mini.project, mini.root / "cards/mini", layouts).game
     mini.replace("mini", "spells.yaml", "Deal 2 damage.", "Deal 2 damage to one hero.")
     current = check_game(mini.project, mini.root / "cards/mini", layouts).game

@@ -7,9 +7,9 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..context.base import Output
 from ..diagnostics import Diagnostics
-from ..outputs.base import Output
-from ..pipeline import load_fonts, prepare_fonts
+from ..pipeline.load import load_fonts, prepare_fonts
 from ..project import Project
 from .compare import CompareError, Comparison, Side, compare, open_version
 from .diff import SIMILARITY

@@ -15,8 +15,8 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..fonts.registry import FontRegistry
 from ..project import Project, find_root
-from ..render.fonts import FontRegistry
 from .diff import SIMILARITY, Change, diff_games, rename_pairs
 from .faces import FacePair, PrintImpact, face_pairs, print_impact
 from .gitrev import Checkout, GitError, Repo

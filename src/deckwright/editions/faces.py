@@ -17,10 +17,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostics
+from ..fonts.registry import FontRegistry
 from ..kinds import OUTPUT_KINDS
 from ..model import Game, Layout
-from ..render.faces import FaceSet
-from ..render.fonts import FontRegistry
+from ..render.card.faces import FaceSet
 from .diff import Change
 from .versions import Version
 
@@ -167,13 +167,13 @@ def _dry_outputs(kind: str, version: Version, fonts: FontRegistry) -> dict[str, 
     import importlib
 
     from ..cache import RenderCache
-    from ..outputs.base import BuildContext, BuildOptions
+    from ..context.base import BuildContext, BuildOptions
 
     diags = Diagnostics()
     ctx = BuildContext(
         version.project,
         version.game,
-        version.layouts,
+        version.catalog,
         BuildOptions(),
         diags,
         fonts,
@@ -198,14 +198,13 @@ def _changed_files(kind: str, old: Version, new: Version, fonts: FontRegistry) -
 
 def _pnp_pages(old: Version, new: Version, fonts: FontRegistry) -> list[str]:
     """For each paper's print-and-play PDF, the pages whose drawing changes."""
-    from ..outputs.base import BuildOptions
-    from ..outputs.pnp_book import SheetBook, Variant
-    from ..readers.papers import read_papers
-    from ..render.sheets import SheetFace, SheetFont
+    from ..context.base import BuildOptions
+    from ..outputs.pnp.book import SheetBook, Variant
+    from ..render.pdf.painter import SheetFace, SheetFont
 
     font = SheetFont.from_registry(fonts)
     lines = []
-    papers = read_papers(new.project.layouts_dir, Diagnostics(), new.project.display)
+    papers = new.catalog.papers
     chosen = new.game.build.papers
     for paper_id, paper in papers.items():
         if chosen is not None and paper_id not in chosen:

@@ -16,9 +16,9 @@ from jinja2 import FileSystemLoader, StrictUndefined, TemplateError
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
+from ..context.base import Output
+from ..context.card_images import pixel_size
 from ..diagnostics import Diagnostics, Loc
-from ..outputs.base import Output
-from ..outputs.card_images import pixel_size
 from ..project import Project
 from .diff import Change
 from .faces import FacePair, PrintImpact
@@ -45,7 +45,7 @@ def face_images(pair: FacePair) -> tuple[bytes | None, bytes | None, bytes | Non
     differ (the difference is None when the face is only on one side)."""
     from PIL import Image, ImageChops
 
-    from ..render.raster import svg_to_png
+    from ..render.image.raster import svg_to_png
 
     size = preview_size(pair)
     old = svg_to_png(pair.old_svg, *size) if pair.old_svg is not None else None

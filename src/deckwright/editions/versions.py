@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import Diagnostics
-from ..model import Game, Layout
+from ..fonts.registry import FontRegistry
+from ..model import Catalog, Game, Layout
 from ..project import Project
 from ..readers import load_game
-from ..readers.layouts import read_layouts
-from ..render.faces import FaceSet
-from ..render.fonts import FontRegistry
+from ..readers.catalog import read_catalog
+from ..render.card.faces import FaceSet
 from ..source import ParseCache
 from ..validate import validate_game
 
@@ -31,13 +31,17 @@ class Version:
     project: Project
     folder: Path
     game: Game | None = None
-    layouts: Mapping[str, Layout] = field(default_factory=dict)
+    catalog: Catalog = field(default_factory=lambda: Catalog({}, {}, {}))
     diags: Diagnostics = field(default_factory=Diagnostics)
     faces: FaceSet | None = None
 
     @property
     def ok(self) -> bool:
         return self.game is not None and not self.diags.has_errors
+
+    @property
+    def layouts(self) -> Mapping[str, Layout]:
+        return self.catalog.layouts
 
 
 def load_version(
@@ -53,14 +57,14 @@ def load_version(
     the project: its entries are keyed by the templates' paths too, and would never be hit)."""
     version = Version(label, project, folder)
     diags = version.diags
-    version.layouts = read_layouts(project.layouts_dir, diags, project.display)
+    version.catalog = read_catalog(project.layouts_dir, diags, project.display)
     version.game = load_game(folder, diags, project.root, ParseCache(cache_dir))
     if version.game is None or diags.has_errors:
         return version
     validate_game(version.game, version.layouts, diags)
     if fonts is not None and not diags.has_errors:
-        from ..outputs.card_images import make_renderer  # the rendering stack, only when drawn
-        from ..render.faces import render_faces
+        from ..context.card_images import make_renderer  # the rendering stack, only when drawn
+        from ..render.card.faces import render_faces
 
         renderer = make_renderer(
             project, version.game, version.layouts, fonts, diags, faces_cache or cache_dir
