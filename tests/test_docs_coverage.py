@@ -26,7 +26,7 @@ import deckwright.readers
 from conftest import REPO
 from deckwright.cli import _parser
 from deckwright.kinds import OUTPUT_KINDS
-from deckwright.readers.rulebook import REF_OPTIONS
+from deckwright.references.syntax import REF_OPTIONS
 
 PACKAGE = Path(deckwright.__file__).resolve().parent
 DATA_FORMAT = REPO / "docs" / "data-format.md"

@@ -21,7 +21,7 @@ from deckwright.cli import main
 from deckwright.diagnostics import Diagnostics, Loc
 from deckwright.model import RulebookFile
 from deckwright.readers.fonts import load_registry
-from deckwright.readers.rulebook import RefSyntaxError, parse_ref, read_rulebook_text, scan_refs
+from deckwright.references.syntax import RefSyntaxError, parse_ref, read_rulebook_text, scan_refs
 from deckwright.render.document.documents import booklet_order
 from deckwright.render.document.prose import render_prose
 from deckwright.render.document.weasy import LocalFetcher

@@ -7,6 +7,7 @@ dataclass. Values the source does not give are `Unknown`, never a guess.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +15,8 @@ from types import MappingProxyType
 from typing import Any
 
 from .diagnostics import Loc
+
+SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")  # what every id looks like: lower-case words and hyphens
 
 STANDARD_CARD_KEYS = ("id", "name", "count", "number", "note")
 FIELD_TYPES = ("str", "text", "int", "bool", "enum", "ref", "list")

@@ -7,10 +7,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..diagnostics import Diagnostics, Loc
-from ..model import Unknown
+from ..model import SLUG, Unknown
 from ..source import YList, YMap
 
-SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 COLUMN = re.compile(r"^[a-z][a-z0-9_]*$")
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ...model import Card, FieldSpec, Game, Row, Unknown
-from ...validate.rulebook import Column, Selection, spec_of, value_of
+from ...references.selection import Column, Selection, spec_of, value_of
 
 EMPTY = Markup("")
 

@@ -26,8 +26,8 @@ from markupsafe import Markup, escape
 
 from ...diagnostics import Loc
 from ...model import Game, RulebookFile
-from ...readers.rulebook import BLOCK_KINDS, REF_PATTERN, RefSyntaxError, blank_comments, parse_ref
-from ...validate.rulebook import resolve, resolve_card
+from ...references.selection import resolve, resolve_card
+from ...references.syntax import BLOCK_KINDS, REF_PATTERN, RefSyntaxError, blank_comments, parse_ref
 from .datatables import format_value, render_selection
 
 CALLOUTS = ("example", "note", "tip", "important", "warning", "caution")
