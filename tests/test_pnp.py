@@ -33,7 +33,7 @@ from deckwright.outputs.pnp.impose import (
 )
 from deckwright.pipeline.load import load_catalog
 from deckwright.project import Project
-from deckwright.readers.papers import read_papers
+from deckwright.readers.catalog import read_catalog
 from deckwright.render.pdf.facedrawings import FaceDrawings
 from deckwright.render.pdf.painter import (
     MARK_STROKE,
@@ -104,7 +104,7 @@ def layouts():
 @pytest.fixture(scope="module")
 def papers():
     diags = Diagnostics()
-    found = read_papers(REPO / "layouts", diags, str)
+    found = read_catalog(REPO / "layouts", diags, str).papers
     assert not diags.has_errors, [str(d) for d in diags]
     return found
 
@@ -655,7 +655,7 @@ def test_papers_file_is_checked(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     diags = Diagnostics()
-    found = read_papers(tmp_path, diags, lambda p: p.name)
+    found = read_catalog(tmp_path, diags, lambda p: p.name).papers
     assert list(found) == ["a4"]
     messages = [str(d) for d in diags]
     assert any("size must be [width, height]" in m for m in messages)

@@ -35,7 +35,7 @@ from deckwright.cli import main
 from deckwright.diagnostics import Diagnostics
 from deckwright.pipeline.lock import BuildLock
 from deckwright.readers import load_game
-from deckwright.readers.layouts import read_layouts
+from deckwright.readers.catalog import read_catalog
 from deckwright.render.card.art import ArtLibrary
 from deckwright.render.card.geometry import Box
 from deckwright.source import SourceError, loads
@@ -1030,7 +1030,7 @@ def scratch_game(tmp_path_factory) -> Path:
     return folder
 
 
-LAYOUTS = read_layouts(REPO / "layouts", Diagnostics(), str)
+LAYOUTS = read_catalog(REPO / "layouts", Diagnostics(), str).layouts
 
 
 def _load_and_validate(folder: Path, text: str) -> None:

@@ -197,7 +197,8 @@ def _game_changes(old: Game, new: Game) -> Iterator[Change]:
             )
 
 
-def _text_fields(game: Game, card: Card) -> list[str]:
+def text_fields(game: Game, card: Card) -> list[str]:
+    """The rules-text fields of a card (front and back), whose wording errata are about."""
     card_type = game.card_types.get(card.type)
     if card_type is None:
         return []
@@ -207,7 +208,7 @@ def _text_fields(game: Game, card: Card) -> list[str]:
 
 def _content(game: Game, card: Card) -> list[str]:
     """The words a rename by similarity compares: the card's texts, else all its fields."""
-    texts = [card.fields.get(f) for f in _text_fields(game, card)]
+    texts = [card.fields.get(f) for f in text_fields(game, card)]
     words = [w for t in texts if isinstance(t, str) for w in t.split()]
     if words:
         return words

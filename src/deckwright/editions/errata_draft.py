@@ -27,7 +27,7 @@ from ..consistency.errata import errata, errata_tables
 from ..consistency.texts import card_label
 from ..consistency.words import NUMBER_WORDS, STOP, compare, diff_text, normalise, word_diff
 from ..model import Card, FieldSpec, Game, Table, Unknown
-from .diff import rename_pairs
+from .diff import rename_pairs, text_fields
 
 KINDS = ("wording", "rules", "clarification")
 # Added words that change what a rule allows, not only how it reads.
@@ -91,14 +91,6 @@ def propose_kind(printed: str, current: str) -> tuple[str, str]:
     )
 
 
-def _text_fields(game: Game, card: Card) -> list[str]:
-    card_type = game.card_types.get(card.type)
-    if card_type is None:
-        return []
-    specs = {**card_type.fields, **card_type.back_fields}
-    return [name for name, spec in specs.items() if spec.type == "text" and name != "note"]
-
-
 def draft_entries(printed: Game, current: Game, similarity: float = 0.9) -> list[Entry]:
     """The errata to draft (and those already covered), in the current game's card order."""
     renamed = {b.id: a for a, b in rename_pairs(printed, current, similarity)}
@@ -108,7 +100,7 @@ def draft_entries(printed: Game, current: Game, similarity: float = 0.9) -> list
         old = printed.card(card.id) or renamed.get(card.id)
         if old is None:
             continue  # new since that edition: never printed
-        for name in _text_fields(current, card):
+        for name in text_fields(current, card):
             was, now = old.fields.get(name), card.fields.get(name)
             if not isinstance(was, str) or not isinstance(now, str) or was == now:
                 continue

@@ -7,13 +7,15 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostics
 from ..model import Catalog, frozen_map
+from .catalog_files import catalog_documents
 from .layouts import read_layouts
 from .papers import read_papers
 from .services import read_services
 
 
 def read_catalog(folder: Path, diags: Diagnostics, display) -> Catalog:
-    layouts = read_layouts(folder, diags, display)
-    papers = read_papers(folder, diags, display)
-    services = read_services(folder, layouts, diags, display)
+    documents = list(catalog_documents(folder, diags, display))
+    layouts = read_layouts(documents, diags)
+    papers = read_papers(documents, diags)
+    services = read_services(documents, layouts, diags)
     return Catalog(frozen_map(layouts), frozen_map(papers), frozen_map(services))

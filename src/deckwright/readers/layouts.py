@@ -2,44 +2,27 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostics, Loc
 from ..model import Layout
-from ..source import SourceError, YList, YMap, load
+from ..source import YList, YMap
 from ..units import UnitError, to_points
-from .common import check_keys, check_slug, expect_map
+from .catalog_files import catalog_entries
+from .common import check_keys, expect_map
 
 LAYOUT_KEYS = ("title", "kind", "trim", "bleed", "safe", "corner_radius", "extends", "note")
 KINDS = ("card", "token", "board")
 
 
-def read_layouts(folder: Path, diags: Diagnostics, display) -> dict[str, Layout]:
+def read_layouts(documents: list[YMap], diags: Diagnostics) -> dict[str, Layout]:
+    """Every layout declared under `layouts:` in the layouts/ files, `extends` resolved."""
     raw: dict[str, YMap] = {}
-    for path in sorted(folder.glob("*.yaml")):
-        try:
-            doc = load(path, display(path))
-        except SourceError as exc:
-            diags.error(exc.loc, exc.message)
-            continue
-        m = expect_map(doc, Loc(display(path)), "a layouts file", diags)
-        if m is None:
-            continue
-        if "layouts" not in m:
-            continue  # another kind of file in layouts/ (paper sizes, ...)
-        check_keys(m, "layouts file", ("layouts", "papers", "note"), diags)
-        entries = expect_map(m["layouts"], m.loc_of("layouts"), "layouts", diags)
-        for layout_id, spec in (entries or {}).items():
-            if not check_slug(layout_id, entries.key_loc(layout_id), "layout id", diags):
-                continue
-            if layout_id in raw:
-                diags.error(entries.key_loc(layout_id), f"layout {layout_id!r} is defined twice")
-                continue
-            spec_map = expect_map(spec, entries.loc_of(layout_id), f"layout {layout_id!r}", diags)
-            if spec_map is not None:
-                check_keys(spec_map, f"layout {layout_id!r}", LAYOUT_KEYS, diags)
-                raw[layout_id] = spec_map
+    for layout_id, spec, loc in catalog_entries(documents, "layouts", "layout", diags):
+        spec_map = expect_map(spec, loc, f"layout {layout_id!r}", diags)
+        if spec_map is not None:
+            check_keys(spec_map, f"layout {layout_id!r}", LAYOUT_KEYS, diags)
+            raw[layout_id] = spec_map
     layouts = {}
     for layout_id in raw:
         merged = _merged(layout_id, raw, diags, ())

@@ -10,41 +10,23 @@ Any `layouts/*.yaml` file may hold a `papers:` block (the layouts reader skips f
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ..diagnostics import Diagnostics, Loc
 from ..model import Paper
-from ..source import SourceError, YList, YMap, load
+from ..source import YList, YMap
 from ..units import UnitError, to_points
-from .common import check_keys, check_slug, expect_map
+from .catalog_files import catalog_entries
+from .common import check_keys, expect_map
 
 PAPER_KEYS = ("title", "size", "margin", "note")
-FILE_KEYS = ("papers", "layouts", "note")
 
 
-def read_papers(folder: Path, diags: Diagnostics, display) -> dict[str, Paper]:
-    """Every paper declared under `papers:` in `folder/*.yaml`, in file then entry order."""
+def read_papers(documents: list[YMap], diags: Diagnostics) -> dict[str, Paper]:
+    """Every paper declared under `papers:` in the layouts/ files, in file then entry order."""
     papers: dict[str, Paper] = {}
-    for path in sorted(folder.glob("*.yaml")):
-        try:
-            doc = load(path, display(path))
-        except SourceError:
-            continue  # the layouts reader reports a broken file in layouts/
-        top = doc if isinstance(doc, YMap) else None
-        if top is None or "papers" not in top:
-            continue
-        check_keys(top, "papers file", FILE_KEYS, diags)
-        entries = expect_map(top["papers"], top.loc_of("papers"), "papers", diags)
-        for paper_id, spec in (entries or {}).items():
-            loc = entries.key_loc(paper_id)
-            if not check_slug(paper_id, loc, "paper id", diags):
-                continue
-            if paper_id in papers:
-                diags.error(loc, f"paper {paper_id!r} is defined twice")
-                continue
-            paper = _paper(paper_id, spec, entries.loc_of(paper_id), diags)
-            if paper is not None:
-                papers[paper_id] = paper
+    for paper_id, spec, loc in catalog_entries(documents, "papers", "paper", diags):
+        paper = _paper(paper_id, spec, loc, diags)
+        if paper is not None:
+            papers[paper_id] = paper
     return papers
 
 

@@ -21,14 +21,14 @@ Any `layouts/*.yaml` file may hold a `services:` block. Products are checked aga
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostics, Loc
 from ..model import Layout, PressSpec, Service, ServiceProduct, frozen_map
-from ..source import SourceError, YList, YMap, load
+from ..source import YList, YMap
 from ..units import UnitError, to_points
-from .common import check_keys, check_slug, expect_map
+from .catalog_files import catalog_entries
+from .common import check_keys, expect_map
 
 SERVICE_KEYS = ("title", "dpi", "products", "press", "note")
 PRODUCT_KEYS = ("product", "pixels", "note")
@@ -38,28 +38,14 @@ COLOURS = ("rgb", "cmyk")
 
 
 def read_services(
-    folder: Path, layouts: Mapping[str, Layout], diags: Diagnostics, display
+    documents: list[YMap], layouts: Mapping[str, Layout], diags: Diagnostics
 ) -> dict[str, Service]:
+    """Every print service declared under `services:` in the layouts/ files."""
     services: dict[str, Service] = {}
-    for path in sorted(folder.glob("*.yaml")):
-        try:
-            doc = load(path, display(path))
-        except SourceError:
-            continue  # the layouts reader reports a broken file in layouts/
-        if not isinstance(doc, YMap) or "services" not in doc:
-            continue
-        check_keys(doc, "services file", ("services", "note"), diags)
-        entries = expect_map(doc["services"], doc.loc_of("services"), "services", diags)
-        for service_id, spec in (entries or {}).items():
-            loc = entries.key_loc(service_id)
-            if not check_slug(service_id, loc, "service id", diags):
-                continue
-            if service_id in services:
-                diags.error(loc, f"service {service_id!r} is defined twice")
-                continue
-            service = _service(service_id, spec, entries.loc_of(service_id), layouts, diags)
-            if service is not None:
-                services[service_id] = service
+    for service_id, spec, loc in catalog_entries(documents, "services", "service", diags):
+        service = _service(service_id, spec, loc, layouts, diags)
+        if service is not None:
+            services[service_id] = service
     return services
 
 
