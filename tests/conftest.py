@@ -13,6 +13,8 @@ from deckwright.project import Project
 from goldenfiles import GOLDEN, Golden
 
 REPO = Path(__file__).resolve().parent.parent
+# The robustness modules share a built mini project to break (fixtures `built`, `project`).
+pytest_plugins = ["robustness_support"]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 GAMES = ("light-and-mist", "midnight-congregation", "light-vs-darkness")
 GOLDEN_KEY = pytest.StashKey[Golden]()
