@@ -87,6 +87,28 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--no-cache", action="store_true", help="render everything afresh")
     build.add_argument("--quiet", action="store_true", help="print errors only")
 
+    publish = sub.add_parser("publish", help="make or update a built game on a print service")
+    publish.add_argument("service", choices=("tgc",), help="tgc: The Game Crafter, over its API")
+    publish.add_argument("game", metavar="GAME")
+    publish.add_argument("--dry-run", action="store_true", help="print the plan; touch no network")
+    publish.add_argument(
+        "--api-url", default=None, help="the API's base URL (default: $TGC_API_URL, else TGC's public API)"
+    )
+    publish.add_argument(
+        "--credentials",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="a file of TGC_API_KEY_ID=, TGC_USERNAME=, TGC_PASSWORD= lines (default: the environment)",
+    )
+    publish.add_argument(
+        "--proofed", action="store_true", help="mark the uploaded images as proofed (checked by you)"
+    )
+    publish.add_argument(
+        "--rate", type=float, default=3.0, help="requests per second (at most 3 against TGC itself)"
+    )
+    publish.add_argument("--quiet", action="store_true", help="print errors only")
+
     watch = sub.add_parser("watch", help="rebuild a game whenever its files change")
     watch.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all)")
     watch.add_argument("--only", type=_kinds, default=None, metavar="KINDS", help="outputs to rebuild")
@@ -257,6 +279,46 @@ class Cli:
             out = self.args.output.resolve()
             Writer(out.parent).write_bytes(out.name, data)
             print(f"wrote {out}", file=sys.stderr)
+        return EXIT_OK
+
+    def publish(self) -> int:
+        """Upload the game's last build to The Game Crafter (or print the plan)."""
+        from .pipeline import check_game
+        from .publish.client import DEFAULT_API_URL, MAX_RATE, Client
+        from .publish.tgc import PublishError, dry_run, publish, read_credentials, summary
+
+        args = self.args
+        api_url = args.api_url or os.environ.get("TGC_API_URL") or DEFAULT_API_URL
+        if args.rate <= 0 or (args.rate > MAX_RATE and api_url.rstrip("/") == DEFAULT_API_URL):
+            raise UsageError(f"--rate must be above 0, and at most {MAX_RATE:g} against TGC's own API")
+        checked = check_game(self.project, self.folders([args.game])[0], {})
+        if checked.game is None:
+            for d in checked.diags.errors:
+                print(d, file=sys.stderr)
+            return EXIT_ERRORS
+        game = checked.game
+        game_dir = self.project.build_dir / game.id
+        try:
+            if args.dry_run:
+                for line in dry_run(game_dir, game.info.name, api_url).lines():
+                    print(line)
+                return EXIT_OK
+            credentials = read_credentials(os.environ, args.credentials)
+            outcome = publish(
+                game_dir,
+                game.info.name,
+                credentials,
+                Client(api_url, rate=args.rate),
+                TerminalProgress(sys.stderr, quiet=args.quiet),
+                proofed=args.proofed,
+            )
+        except PublishError as exc:
+            print(f"deckwright: error: {exc}", file=sys.stderr)
+            return EXIT_ERRORS
+        if not args.quiet:
+            for line in outcome.plan.skipped:
+                print(f"not uploaded: {line.deck} ({line.cards} x {line.product}): {line.reason}")
+            print(f"{game.id}: published to {api_url} as game {outcome.game_id}: {summary(outcome)}")
         return EXIT_OK
 
     def watch(self) -> int:
