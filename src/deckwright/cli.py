@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from . import __version__
 from .diagnostics import Diagnostics
+from .kinds import DEFAULT_KINDS
 from .lock import BuildLock, LockedError
 from .outputs.base import DUPLEX, OUTPUT_KINDS, PAPERS, BuildOptions, available_kinds
 from .project import Project, find_root
@@ -69,7 +70,7 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="KINDS",
         help=f"comma-separated outputs to build ({', '.join(OUTPUT_KINDS)}; "
-        "default: the game's build: outputs, else all)",
+        "default: the game's build: outputs, else all but tts)",
     )
     build.add_argument("--paper", choices=PAPERS, default="a4", help="rulebook paper size")
     build.add_argument("--booklet", action="store_true", help="also impose the rulebook as a booklet")
@@ -83,6 +84,12 @@ def _parser() -> argparse.ArgumentParser:
         help="shift of every backs page in mm, from the alignment sheet",
     )
     build.add_argument("--ink-saver", action="store_true", help="drop full-bleed backgrounds")
+    build.add_argument(
+        "--tts-base-url",
+        default=None,
+        metavar="URL",
+        help="Tabletop Simulator: the URL the tts/ images will be hosted under (default: file:/// paths)",
+    )
     build.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: cores)")
     build.add_argument("--no-cache", action="store_true", help="render everything afresh")
     build.add_argument("--quiet", action="store_true", help="print errors only")
@@ -326,7 +333,7 @@ class Cli:
         args = self.args
         folders = self.folders(args.games)
         roots = [*folders, self.project.layouts_dir, self.project.templates_dir, self.project.fonts_dir]
-        for extra in ("paper", "booklet", "duplex", "gutterfold", "back_offset", "ink_saver"):
+        for extra in ("paper", "booklet", "duplex", "gutterfold", "back_offset", "ink_saver", "tts_base_url"):
             setattr(args, extra, getattr(BuildOptions(), extra))
         args.no_cache, args.quiet = False, False
         state = snapshot(roots)
@@ -355,6 +362,7 @@ class Cli:
             booklet=args.booklet,
             jobs=args.jobs or os.cpu_count() or 1,
             use_cache=not args.no_cache,
+            tts_base_url=args.tts_base_url,
         )
         folders = self.folders(args.games)
         shared = Diagnostics()
@@ -414,7 +422,7 @@ class Cli:
             print(f"{folder.name}: not built ({len(checked.diags.errors)} errors)", file=sys.stderr)
             return EXIT_ERRORS
         game_id = checked.game.id
-        kinds = kinds or [k for k in available_kinds() if k in (checked.game.build.outputs or OUTPUT_KINDS)]
+        kinds = kinds or [k for k in available_kinds() if k in (checked.game.build.outputs or DEFAULT_KINDS)]
         progress = TerminalProgress(sys.stderr, quiet=args.quiet)
         try:
             with BuildLock(project.build_dir, game_id):
