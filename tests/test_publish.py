@@ -168,7 +168,8 @@ def test_an_interrupted_publish_resumes_without_duplicates(
     game: TempProject, server: Server, method: str, path: str, skip: int
 ) -> None:
     server.fake.fail(method, path, 400, skip=skip)
-    with pytest.raises(PublishError, match=r"fake failure 400; what was done so far is kept in publish\.json"):
+    kept = r"fake failure 400; what was done so far is kept in publish\.json"
+    with pytest.raises(PublishError, match=kept):
         run(game, server)
     made = len(server.fake.of_kind("file"))
     assert made > 0
