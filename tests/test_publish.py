@@ -258,6 +258,7 @@ def test_dry_run_prints_the_plan_and_touches_no_network(game: TempProject, capsy
     assert "upload 20 images" in out
     assert "create 5 components: heroes, mentors, omens, scoreboards, tokens" in out
     assert "cards: create 15, update 0, delete 0, unchanged 0" in out
+    assert "not uploaded: markers (1 cards, no TGC product): its layout names no Game Crafter product" in out
     assert not (game_dir(game) / "tgc" / "publish.json").exists()
 
 

@@ -305,9 +305,10 @@ class Cli:
             return EXIT_ERRORS
         game = checked.game
         game_dir = self.project.build_dir / game.id
+        decks = {d.id: sum(c.copies for c in game.cards if c.type in d.types) for d in game.decks.values()}
         try:
             if args.dry_run:
-                for line in dry_run(game_dir, game.info.name, api_url).lines():
+                for line in dry_run(game_dir, game.info.name, api_url, decks).lines():
                     print(line)
                 return EXIT_OK
             credentials = read_credentials(os.environ, args.credentials)
@@ -318,13 +319,14 @@ class Cli:
                 Client(api_url, rate=args.rate),
                 TerminalProgress(sys.stderr, quiet=args.quiet),
                 proofed=args.proofed,
+                game_decks=decks,
             )
         except PublishError as exc:
             print(f"deckwright: error: {exc}", file=sys.stderr)
             return EXIT_ERRORS
         if not args.quiet:
-            for line in outcome.plan.skipped:
-                print(f"not uploaded: {line.deck} ({line.cards} x {line.product}): {line.reason}")
+            for skipped in outcome.plan.skipped:
+                print(skipped.line())
             print(f"{game.id}: published to {api_url} as game {outcome.game_id}: {summary(outcome)}")
         return EXIT_OK
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import hashlib
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,9 @@ class Skipped:
     cards: int
     reason: str
 
+    def line(self) -> str:
+        return f"not uploaded: {self.deck} ({self.cards} cards, {self.product}): {self.reason}"
+
 
 @dataclass
 class Wanted:
@@ -128,6 +132,21 @@ def read_build(tgc_dir: Path, catalogue: dict[str, Product]) -> Wanted:
             continue
         wanted.components[deck] = _component(deck, product, deck_rows, image)
     return wanted
+
+
+def not_built(wanted: Wanted, game_decks: Mapping[str, int]) -> list[Skipped]:
+    """The game's decks (deck -> physical cards) that the build's manifest leaves out."""
+    listed = set(wanted.components) | {s.deck for s in wanted.skipped}
+    return [
+        Skipped(
+            deck,
+            "no TGC product",
+            cards,
+            "its layout names no Game Crafter product (see the build's warning)",
+        )
+        for deck, cards in game_decks.items()
+        if cards and deck not in listed
+    ]
 
 
 def _component(deck: str, product: Product, rows: list[dict[str, str]], image) -> Component:
@@ -199,8 +218,7 @@ class Plan:
             f"cards: create {len(self.create_members)}, update {len(self.update_members)}, "
             f"delete {len(self.delete_members)}, unchanged {self.kept_members}"
         )
-        for s in self.skipped:
-            out.append(f"not uploaded: {s.deck} ({s.cards} x {s.product}): {s.reason}")
+        out.extend(s.line() for s in self.skipped)
         return out
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from ..progress import NoProgress, Progress
 from .catalogue import load_catalogue
 from .client import ApiError, Client, Upload
-from .plan import Component, Member, Plan, PlanError, make_plan, read_build
+from .plan import Component, Member, Plan, PlanError, make_plan, not_built, read_build
 from .state import State, StateError
 
 CREDENTIAL_NAMES = ("TGC_API_KEY_ID", "TGC_USERNAME", "TGC_PASSWORD")
@@ -78,18 +78,24 @@ class Outcome:
     requests: int = 0
 
 
-def prepare(game_dir: Path, game_name: str, api_url: str) -> tuple[State, Plan, Any]:
-    """The state and the plan, from the build and publish.json alone (no network)."""
+def prepare(
+    game_dir: Path, game_name: str, api_url: str, game_decks: Mapping[str, int] | None = None
+) -> tuple[State, Plan, Any]:
+    """The state and the plan, from the build and publish.json alone (no network).
+    `game_decks` (deck -> physical cards) lets the plan name the decks the build left out."""
     try:
         wanted = read_build(game_dir / "tgc", load_catalogue())
         state = State(game_dir, api_url)
     except (PlanError, StateError) as exc:
         raise PublishError(str(exc)) from None
+    wanted.skipped.extend(not_built(wanted, game_decks or {}))
     return state, make_plan(wanted, state.target, game_name), wanted
 
 
-def dry_run(game_dir: Path, game_name: str, api_url: str) -> Plan:
-    return prepare(game_dir, game_name, api_url)[1]
+def dry_run(
+    game_dir: Path, game_name: str, api_url: str, game_decks: Mapping[str, int] | None = None
+) -> Plan:
+    return prepare(game_dir, game_name, api_url, game_decks)[1]
 
 
 def publish(
@@ -99,8 +105,9 @@ def publish(
     client: Client,
     progress: Progress | None = None,
     proofed: bool = False,
+    game_decks: Mapping[str, int] | None = None,
 ) -> Outcome:
-    state, plan, wanted = prepare(game_dir, game_name, client.base_url)
+    state, plan, wanted = prepare(game_dir, game_name, client.base_url, game_decks)
     run = _Run(game_dir / "tgc", game_name, state, client, progress or NoProgress(), proofed)
     outcome = Outcome(plan, state.target.game_id)
     try:
