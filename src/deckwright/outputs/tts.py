@@ -22,6 +22,7 @@ import io
 import json
 import math
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from PIL import Image
@@ -267,8 +268,10 @@ class _Export:
     # -- images ----------------------------------------------------------------------------
 
     def trimmed(self, layout: Layout, face: str, size: tuple[int, int]) -> Image.Image:
+        """A face cut at the trim and scaled. Hamming, not Lanczos: the same look at the sizes a
+        sheet shrinks to (about half), in half the time."""
         image = Image.open(io.BytesIO(self.pngs[face])).convert("RGB").crop(trim_box(layout))
-        return image.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
+        return image.resize(size, Image.Resampling.HAMMING)
 
     def _cached(self, name: str, parts: list[str], make: Callable[[], bytes]) -> str:
         """An image of the tts/ folder, from the cache when its faces have not changed."""
@@ -284,15 +287,12 @@ class _Export:
 
         def make() -> bytes:
             sheet = Image.new("RGB", (grid.cols * cw, grid.rows * ch), "white")
-            for index, face in enumerate(faces_):
-                sheet.paste(
-                    self.trimmed(layout, face, (cw, ch)),
-                    ((index % grid.cols) * cw, (index // grid.cols) * ch),
-                )
-            last = grid.slots - 1
-            sheet.paste(
-                self.trimmed(layout, hidden, (cw, ch)), ((last % grid.cols) * cw, (last // grid.cols) * ch)
-            )
+            slots = [*enumerate(faces_), (grid.slots - 1, hidden)]
+            # Pillow decodes and resizes without the GIL: threads use every --jobs core
+            with ThreadPoolExecutor(max(1, self.ctx.options.jobs)) as pool:
+                cells = pool.map(lambda slot: self.trimmed(layout, slot[1], (cw, ch)), slots)
+                for (index, _), cell in zip(slots, cells, strict=True):
+                    sheet.paste(cell, ((index % grid.cols) * cw, (index // grid.cols) * ch))
             return encode_rgb(sheet)
 
         geometry = f"{layout.id}:{grid.cols}x{grid.rows}:{cw}x{ch}"
