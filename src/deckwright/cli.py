@@ -312,16 +312,17 @@ class Cli:
                     print(line)
                 return EXIT_OK
             credentials = read_credentials(os.environ, args.credentials)
-            outcome = publish(
-                game_dir,
-                game.info.name,
-                credentials,
-                Client(api_url, rate=args.rate),
-                TerminalProgress(sys.stderr, quiet=args.quiet),
-                proofed=args.proofed,
-                game_decks=decks,
-            )
-        except PublishError as exc:
+            with BuildLock(self.project.build_dir, game.id):  # no build rewrites the images meanwhile
+                outcome = publish(
+                    game_dir,
+                    game.info.name,
+                    credentials,
+                    Client(api_url, rate=args.rate),
+                    TerminalProgress(sys.stderr, quiet=args.quiet),
+                    proofed=args.proofed,
+                    game_decks=decks,
+                )
+        except (PublishError, LockedError) as exc:
             print(f"deckwright: error: {exc}", file=sys.stderr)
             return EXIT_ERRORS
         if not args.quiet:
