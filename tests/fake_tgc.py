@@ -14,6 +14,7 @@ import email.parser
 import email.policy
 import itertools
 import json
+import re
 import struct
 import threading
 import urllib.parse
@@ -76,11 +77,12 @@ class Refused(Exception):
 @dataclass
 class Fault:
     method: str
-    path: str  # a prefix of the path after /api/
+    path: str  # a regular expression matching the whole path after /api/
     status: int
     times: int = 1
     skip: int = 0  # matching requests to let through first
     retry_after: str | None = None
+    after: bool = False  # do what was asked, then answer with the failure (a lost answer)
 
 
 @dataclass
@@ -97,8 +99,17 @@ class FakeTGC:
         self.objects["F-root"] = {"kind": "folder", "name": "root"}
         self.objects["D1"] = {"kind": "designer", "name": "Studio"}
 
-    def fail(self, method: str, path: str, status: int, times: int = 1, skip: int = 0, retry_after=None):
-        self.faults.append(Fault(method, path, status, times, skip, retry_after))
+    def fail(
+        self,
+        method: str,
+        path: str,
+        status: int,
+        times: int = 1,
+        skip: int = 0,
+        retry_after=None,
+        after=False,
+    ):
+        self.faults.append(Fault(method, path, status, times, skip, retry_after, after))
 
     # -- queries for the tests -------------------------------------------------------------
 
@@ -114,15 +125,20 @@ class FakeTGC:
     # -- handling --------------------------------------------------------------------------
 
     def handle(self, method: str, path: str, params: dict[str, str], upload: bytes | None) -> Any:
-        parts = path.split("/")
         for fault in self.faults:
-            if fault.times and fault.method == method and path.startswith(fault.path):
+            if fault.times and fault.method == method and re.fullmatch(fault.path, path):
                 if fault.skip:
                     fault.skip -= 1
                     continue
                 fault.times -= 1
+                if fault.after:
+                    self.answer(method, path, params, upload)
                 headers = {"Retry-After": fault.retry_after} if fault.retry_after else {}
                 raise Refused(fault.status, f"fake failure {fault.status}", headers)
+        return self.answer(method, path, params, upload)
+
+    def answer(self, method: str, path: str, params: dict[str, str], upload: bytes | None) -> Any:
+        parts = path.split("/")
         if method == "POST" and path == "session":
             self.require(params, "api_key_id", "username", "password")
             if (params["api_key_id"], params["username"], params["password"]) != (
@@ -189,6 +205,9 @@ class FakeTGC:
                 raise Refused(400, "cards must be a list of 1 to 100 cards")
             checked = [self.check_member("card", {**c, "deck_id": parts[1]}, deck) for c in cards]
             return {"items": [self.make("card", **c, parent=parts[1]) for c in checked]}
+        if method == "GET" and len(parts) == 3 and parts[2] == ("cards" if endpoint == "deck" else "members"):
+            self.get(parts[1], endpoint)
+            return self.page([o for o in self.objects.values() if o.get("parent") == parts[1]], params)
         obj = self.get(parts[1], endpoint)
         if method == "PUT":
             for name in images:
@@ -259,6 +278,18 @@ class FakeTGC:
         return {k: v for k, v in params.items() if k != "session_id"}
 
     # -- helpers ---------------------------------------------------------------------------
+
+    def page(self, objects: list[dict[str, Any]], params: dict[str, str]) -> dict[str, Any]:
+        """TGC's paging: `_items_per_page` (at most 100), `_page_number` from 1."""
+        per_page = min(100, int(params.get("_items_per_page", 100)))
+        number = int(params.get("_page_number", 1))
+        chunk = objects[(number - 1) * per_page : number * per_page]
+        items = [{k: v for k, v in o.items() if k not in ("kind", "parent")} for o in chunk]
+        pages = max(1, -(-len(objects) // per_page))
+        return {
+            "items": items,
+            "paging": {"page_number": number, "total_pages": pages, "total_items": len(objects)},
+        }
 
     def require(self, params: dict[str, Any], *names: str) -> None:
         missing = [n for n in names if params.get(n) in (None, "")]

@@ -310,3 +310,36 @@ def test_a_product_without_an_api_is_listed_with_the_reason(game: TempProject) -
         ("mentors", "Hex tile", 2),
     ]
     assert "heroes" not in wanted.components
+
+
+def no_duplicates(server: Server) -> None:
+    fake = server.fake
+    for kind in ("card", "twosidedslugged", "twosided"):
+        seen = [(o["parent"], o["name"], int(o["quantity"])) for o in fake.of_kind(kind)]
+        assert len(seen) == len(set(seen)), kind
+
+
+@pytest.mark.parametrize("path", ["deck/.*/bulk-cards", "twosidedslugged"])
+def test_a_create_whose_answer_is_lost_is_looked_up_not_repeated(
+    game: TempProject, server: Server, path: str
+) -> None:
+    server.fake.fail("POST", path, 502, after=True)  # TGC made them, the answer never came
+    run(game, server)
+    assert published_counts(server) == manifest_counts(game)
+    no_duplicates(server)
+    assert any(m == "GET" and p.split("/")[-1] in ("cards", "members") for m, p, _ in server.fake.log)
+
+
+def test_a_run_stopped_while_waiting_adopts_what_tgc_made(game: TempProject, server: Server) -> None:
+    server.fake.fail("POST", "deck/.*", 502, after=True)
+    server.fake.fail("GET", "deck/.*", 500, times=50)  # and the look-up fails too: the run stops
+    with pytest.raises(PublishError, match="looking up the cards of 'heroes'"):
+        run(game, server)
+    state = json.loads((game_dir(game) / "tgc" / "publish.json").read_text())
+    (target,) = state["targets"].values()
+    assert list(target["pending"]) == ["heroes"]
+    server.fake.faults.clear()
+    outcome = run(game, server)
+    assert published_counts(server) == manifest_counts(game)
+    no_duplicates(server)
+    assert outcome.plan.create_members and all(m.deck != "heroes" for m in outcome.plan.create_members)

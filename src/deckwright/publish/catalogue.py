@@ -28,6 +28,7 @@ class Shape:
     own_back: Mapping[str, str] = field(default_factory=dict)
     bulk_path: str | None = None
     bulk_size: int = 1
+    list_path: str | None = None  # the set's relationship that lists its members
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ def load_catalogue(path: Path = CATALOGUE) -> dict[str, Product]:
             dict(raw.get("own_back") or {}),
             bulk.get("path"),
             int(bulk.get("size", 1)),
+            raw.get("list"),
         )
     products = {}
     for name, raw in data["products"].items():

@@ -67,8 +67,15 @@ class Client:
     def get(self, path: str, params: Mapping[str, Any], doing: str) -> Any:
         return self.request("GET", path, params, doing=doing)
 
-    def post(self, path: str, params: Mapping[str, Any], doing: str, upload: Upload | None = None) -> Any:
-        return self.request("POST", path, params, upload, doing)
+    def post(
+        self,
+        path: str,
+        params: Mapping[str, Any],
+        doing: str,
+        upload: Upload | None = None,
+        retry_server_errors: bool = True,
+    ) -> Any:
+        return self.request("POST", path, params, upload, doing, retry_server_errors)
 
     def put(self, path: str, params: Mapping[str, Any], doing: str) -> Any:
         return self.request("PUT", path, params, doing=doing)
@@ -83,8 +90,13 @@ class Client:
         params: Mapping[str, Any],
         upload: Upload | None = None,
         doing: str = "",
+        retry_server_errors: bool = True,
     ) -> Any:
-        """The `result` of TGC's answer; ApiError when it fails for good."""
+        """The `result` of TGC's answer; ApiError when it fails for good. Without
+        `retry_server_errors`, a 5xx or a lost answer is raised at once: the caller of a create
+        that may have been carried out looks before asking again (a 429 is always waited out:
+        TGC did nothing)."""
+        retries = self.retries if retry_server_errors else 0
         doing = doing or f"{method} {path}"
         failures = throttles = 0
         while True:
@@ -99,24 +111,21 @@ class Client:
                     throttles += 1
                     self.sleep(_retry_after_seconds(retry_after, self.backoff))
                     continue
-                if status >= 500 and failures < self.retries:
+                if status >= 500 and failures < retries:
                     self.sleep(self.backoff * 2**failures)
                     failures += 1
                     continue
-                if status >= 500 or status == 429:
+                if (status >= 500 and retries) or status == 429:
                     message += f" (gave up after {failures + throttles + 1} tries)"
                 raise ApiError(doing, status, message) from None
             except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-                if failures < self.retries:
+                if failures < retries:
                     self.sleep(self.backoff * 2**failures)
                     failures += 1
                     continue
                 reason = getattr(exc, "reason", exc)
-                raise ApiError(
-                    doing,
-                    None,
-                    f"cannot reach {self.base_url} ({reason}; gave up after {failures + 1} tries)",
-                ) from None
+                tries = f"; gave up after {failures + 1} tries" if retries else ""
+                raise ApiError(doing, None, f"cannot reach {self.base_url} ({reason}{tries})") from None
 
     def _wait_turn(self) -> None:
         now = self.clock()

@@ -6,7 +6,10 @@ Kept per API URL (a test against a local server does not forget the real game):
 - `components`: a deck -> its TGC id, identity, name and back image hash;
 - `members`: a card key (`deck/face`, `#2`... for the parts of a count above 99) -> its TGC id,
   its deck, name, face and back hashes and quantity;
-- the folder, designer and game ids.
+- the folder, designer and game ids;
+- `pending`: cards whose create was sent but whose answer did not arrive (a lost connection,
+  a 5xx, the process stopped): before asking again, the publisher lists the deck's cards on
+  TGC and adopts the ones that were made.
 Saved after every request that makes or removes something. The build never writes this file
 (it writes only the files it makes), so rebuilding keeps it.
 """
@@ -35,6 +38,8 @@ class Target:
     files: dict[str, str] = field(default_factory=dict)
     components: dict[str, dict[str, Any]] = field(default_factory=dict)
     members: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # deck -> {member key: record}: cards asked for whose answer has not come back (yet)
+    pending: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
 
 class StateError(Exception):

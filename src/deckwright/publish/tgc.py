@@ -113,6 +113,9 @@ def publish(
     try:
         run.sign_in(credentials)
         try:
+            if state.target.pending:  # a run that stopped waiting for an answer: look first
+                run.recover()
+                outcome.plan = plan = make_plan(wanted, state.target, game_name)
             run.execute(plan, wanted.components, outcome)
         finally:
             run.sign_out()
@@ -187,8 +190,7 @@ class _Run:
         for member in plan.create_members:
             by_deck.setdefault(member.deck, []).append(member)
         for deck, members in by_deck.items():
-            self.create_members(components[deck], members)
-            outcome.created += len(members)
+            outcome.created += self.create_members(components[deck], members)
         for member in plan.update_members:
             self.update_member(components[member.deck], member)
             outcome.updated += 1
@@ -321,36 +323,125 @@ class _Run:
             **member.record(),
         }
 
-    def create_members(self, comp: Component, members: list[Member]) -> None:
+    def create_members(self, comp: Component, members: list[Member]) -> int:
+        """Make the members (in bulk where the API can); the number made."""
         shape = comp.product.shape
-        if shape.bulk_path and shape.set is not None:
-            set_id = self.target.components[comp.deck]["id"]
-            for start in range(0, len(members), shape.bulk_size):
-                chunk = members[start : start + shape.bulk_size]
-                answer = self.client.post(
-                    f"{shape.set.endpoint}/{set_id}/{shape.bulk_path}",
-                    self.params(cards=[self.member_fields(comp, m) for m in chunk]),
-                    doing=f"adding {len(chunk)} cards to {comp.deck!r}",
-                )
-                items = answer.get("items", []) if isinstance(answer, dict) else answer
-                if len(items) != len(chunk):
-                    raise PublishError(
-                        f"adding cards to {comp.deck!r}: TGC made {len(items)}, not {len(chunk)}"
-                    )
-                for member, item in zip(chunk, items, strict=True):
-                    self._remember(comp, member, item["id"])
-                self.state.save()
-                self.progress.advance(len(chunk))
-            return
-        for member in members:
+        bulk = shape.bulk_size if shape.bulk_path and shape.set is not None else 1
+        made = 0
+        for start in range(0, len(members), bulk):
+            made += self._create(comp, members[start : start + bulk])
+        return made
+
+    def _send(self, comp: Component, chunk: list[Member], retry: bool) -> list[str]:
+        """One create request for the chunk; the ids TGC gave, in order."""
+        shape = comp.product.shape
+        if len(chunk) == 1 and not shape.bulk_path:
             answer = self.client.post(
                 shape.member.endpoint,
-                self.params(**self.member_fields(comp, member)),
-                doing=f"adding {member.key!r}",
+                self.params(**self.member_fields(comp, chunk[0])),
+                doing=f"adding {chunk[0].key!r}",
+                retry_server_errors=retry,
             )
-            self._remember(comp, member, answer["id"])
-            self.state.save()
-            self.progress.advance()
+            return [answer["id"]]
+        set_id = self.target.components[comp.deck]["id"]
+        answer = self.client.post(
+            f"{shape.set.endpoint}/{set_id}/{shape.bulk_path}",
+            self.params(cards=[self.member_fields(comp, m) for m in chunk]),
+            doing=f"adding {len(chunk)} cards to {comp.deck!r}",
+            retry_server_errors=retry,
+        )
+        items = answer.get("items", []) if isinstance(answer, dict) else answer
+        if len(items) != len(chunk):
+            raise PublishError(f"adding cards to {comp.deck!r}: TGC made {len(items)}, not {len(chunk)}")
+        return [item["id"] for item in items]
+
+    def _create(self, comp: Component, chunk: list[Member]) -> int:
+        """A create that is never repeated blindly: where TGC lists a set's members, the chunk
+        is marked pending first, and after a 5xx or a lost answer the set's members are looked
+        up (and the ones TGC made adopted) before the rest is asked for again."""
+        shape = comp.product.shape
+        listed = shape.set is not None and shape.list_path is not None
+        wanted = len(chunk)
+        for attempt in range(self.client.retries + 1):
+            if listed:
+                self._mark_pending(comp, chunk)
+            try:
+                ids = self._send(comp, chunk, retry=not listed)
+                break
+            except ApiError as exc:
+                if not listed or (exc.status is not None and exc.status < 500):
+                    raise
+                if attempt == self.client.retries:
+                    raise ApiError(
+                        exc.doing, exc.status, f"{exc.message} (gave up after {attempt + 1} tries)"
+                    ) from None
+                self.client.sleep(self.client.backoff * 2**attempt)
+                self.adopt(comp.deck)
+                chunk = [m for m in chunk if m.key not in self.target.members]
+                if not chunk:
+                    self.progress.advance(wanted)
+                    return 0
+        for member, tgc_id in zip(chunk, ids, strict=True):
+            self._remember(comp, member, tgc_id)
+        self.target.pending.pop(comp.deck, None)
+        self.state.save()
+        self.progress.advance(wanted)
+        return len(chunk)
+
+    def _mark_pending(self, comp: Component, chunk: list[Member]) -> None:
+        shape = comp.product.shape
+        self.target.pending[comp.deck] = {
+            "path": f"{shape.set.endpoint}/{self.target.components[comp.deck]['id']}/{shape.list_path}",
+            "endpoint": shape.member.endpoint,
+            "face": shape.member.face,
+            "members": {m.key: m.record() for m in chunk},
+        }
+        self.state.save()
+
+    def recover(self) -> None:
+        """Adopt what the creates a stopped run was waiting for made on TGC."""
+        for deck in sorted(self.target.pending):
+            self.adopt(deck)
+
+    def adopt(self, deck: str) -> int:
+        """Match the deck's pending members with its members on TGC (same name, face and
+        quantity, an id not known yet) and record them as made; the rest stays to be made."""
+        entry = self.target.pending.get(deck)
+        if entry is None:
+            return 0
+        items = self._list(entry["path"], f"looking up the cards of {deck!r} after an unanswered request")
+        known = {m["id"] for m in self.target.members.values()}
+        adopted = 0
+        for key, record in entry["members"].items():
+            if key in self.target.members:
+                continue
+            face_id = self.target.files.get(record["face"])
+            for item in items:
+                if (
+                    item["id"] not in known
+                    and item.get("name") == record["name"]
+                    and item.get(entry["face"]) == face_id
+                    and int(item.get("quantity", 1)) == record["quantity"]
+                ):
+                    self.target.members[key] = {"id": item["id"], "endpoint": entry["endpoint"], **record}
+                    known.add(item["id"])
+                    adopted += 1
+                    break
+        del self.target.pending[deck]
+        self.state.save()
+        return adopted
+
+    def _list(self, path: str, doing: str) -> list[dict[str, Any]]:
+        """Every item of a relationship, page by page."""
+        items: list[dict[str, Any]] = []
+        page = 1
+        while True:
+            answer = self.client.get(path, self.params(_items_per_page=100, _page_number=page), doing=doing)
+            items.extend(answer.get("items", []))
+            paging = answer.get("paging") or {}
+            if page >= int(paging.get("total_pages", 1)):
+                return items
+            page += 1
 
     def update_member(self, comp: Component, member: Member) -> None:
         record = self.target.members[member.key]
