@@ -259,6 +259,7 @@ def test_dry_run_prints_the_plan_and_touches_no_network(game: TempProject, capsy
     assert "create 5 components: heroes, mentors, omens, scoreboards, tokens" in out
     assert "cards: create 15, update 0, delete 0, unchanged 0" in out
     assert "not uploaded: markers (1 cards, no TGC product): its layout names no Game Crafter product" in out
+    assert "not uploaded: the backs of boards (BiFoldBoard): TGC prints its face only" in out
     assert not (game_dir(game) / "tgc" / "publish.json").exists()
 
 
@@ -343,3 +344,11 @@ def test_a_run_stopped_while_waiting_adopts_what_tgc_made(game: TempProject, ser
     assert published_counts(server) == manifest_counts(game)
     no_duplicates(server)
     assert outcome.plan.create_members and all(m.deck != "heroes" for m in outcome.plan.create_members)
+
+
+def test_proofed_marks_every_image_as_checked(game: TempProject, server: Server) -> None:
+    publish(game_dir(game), "Sheet & Co", GOOD, Client(server.url, **FAST), proofed=True)
+    fake = server.fake
+    assert all(d["has_proofed_back"] == "1" for d in fake.of_kind("deck"))
+    assert all(c["has_proofed_face"] == 1 for c in fake.of_kind("card"))  # bulk: JSON numbers
+    assert all(m["has_proofed_face"] == "1" for m in fake.of_kind("twosidedslugged"))

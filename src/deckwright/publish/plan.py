@@ -185,6 +185,7 @@ class Plan:
     delete_members: list[str] = field(default_factory=list)  # keys
     kept_members: int = 0
     skipped: list[Skipped] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def changes(self) -> int:
@@ -219,6 +220,7 @@ class Plan:
             f"delete {len(self.delete_members)}, unchanged {self.kept_members}"
         )
         out.extend(s.line() for s in self.skipped)
+        out.extend(self.notes)
         return out
 
 
@@ -231,6 +233,9 @@ def make_plan(wanted: Wanted, target: Target, game_name: str) -> Plan:
     replaced: set[str] = set()  # decks made afresh: their old members went with them
     for deck, comp in wanted.components.items():
         if comp.product.shape.set is None:
+            plan.notes.append(
+                f"not uploaded: the backs of {deck} ({comp.product.identity}): TGC prints its face only"
+            )
             continue
         old = target.components.get(deck)
         if old is None:
