@@ -94,7 +94,9 @@ def build(ctx: BuildContext) -> list[Output]:
 
     export = _Export(ctx, pngs, url)
     for deck in game.decks.values():
-        cards = [c for c in game.cards if c.type in deck.types and c.id in face_set.front_of]
+        # a card the renderer could not draw has no face (its error is reported already)
+        drawn = face_set.front_of.keys() & face_set.back_of.keys()
+        cards = [c for c in game.cards if c.type in deck.types and c.id in drawn]
         by_layout: dict[str, list[Card]] = {}
         for card in cards:
             by_layout.setdefault(game.card_types[card.type].layout, []).append(card)
