@@ -417,7 +417,7 @@ class Server:
         handler = type("Handler", (_Handler,), {"fake": self.fake})
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/api"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.02,), daemon=True)
 
     def __enter__(self) -> Server:
         self.thread.start()
