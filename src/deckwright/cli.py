@@ -19,7 +19,7 @@ from .watch import snapshot, wait_for_change
 from .writer import Writer
 
 if TYPE_CHECKING:
-    from .pipeline import Checked
+    from .pipeline.load import Checked
 
 # The pipeline (YAML, Jinja2, fonts, the validators) is imported inside the commands that use
 # it: an up-to-date `build` answers in the time Python takes to start.
@@ -67,7 +67,7 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="KINDS",
         help=f"comma-separated outputs to build ({', '.join(OUTPUT_KINDS)}; "
-        "default: the game's build: outputs, else all)",
+        "default: the game's build: outputs, else all but tts)",
     )
     build.add_argument("--paper", choices=PAPERS, default="a4", help="rulebook paper size")
     build.add_argument("--booklet", action="store_true", help="also impose the rulebook as a booklet")
@@ -81,6 +81,12 @@ def _parser() -> argparse.ArgumentParser:
         help="shift of every backs page in mm, from the alignment sheet",
     )
     build.add_argument("--ink-saver", action="store_true", help="drop full-bleed backgrounds")
+    build.add_argument(
+        "--tts-base-url",
+        default=None,
+        metavar="URL",
+        help="Tabletop Simulator: the URL the tts/ images will be hosted under (default: file:/// paths)",
+    )
     build.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: cores)")
     build.add_argument("--no-cache", action="store_true", help="render everything afresh")
     build.add_argument("--quiet", action="store_true", help="print errors only")
@@ -141,6 +147,28 @@ def _parser() -> argparse.ArgumentParser:
     changelog.add_argument(
         "--to", dest="to_rev", metavar="REV", help="the new edition (default: the working tree)"
     )
+
+    publish = sub.add_parser("publish", help="make or update a built game on a print service")
+    publish.add_argument("service", choices=("tgc",), help="tgc: The Game Crafter, over its API")
+    publish.add_argument("game", metavar="GAME")
+    publish.add_argument("--dry-run", action="store_true", help="print the plan; touch no network")
+    publish.add_argument(
+        "--api-url", default=None, help="the API's base URL (default: $TGC_API_URL, else TGC's public API)"
+    )
+    publish.add_argument(
+        "--credentials",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="a file of TGC_API_KEY_ID=, TGC_USERNAME=, TGC_PASSWORD= lines (default: the environment)",
+    )
+    publish.add_argument(
+        "--proofed", action="store_true", help="mark the uploaded images as proofed (checked by you)"
+    )
+    publish.add_argument(
+        "--rate", type=float, default=3.0, help="requests per second (at most 3 against TGC itself)"
+    )
+    publish.add_argument("--quiet", action="store_true", help="print errors only")
 
     watch = sub.add_parser("watch", help="rebuild a game whenever its files change")
     watch.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all)")
@@ -426,12 +454,52 @@ class Cli:
         )
         return EXIT_OK
 
+    def publish(self) -> int:
+        """Upload the game's last build to The Game Crafter (or print the plan)."""
+        from .publish.client import DEFAULT_API_URL, MAX_RATE
+        from .publish.run import publish_game
+        from .publish.tgc import PublishError, summary
+
+        args = self.args
+        api_url = args.api_url or os.environ.get("TGC_API_URL") or DEFAULT_API_URL
+        if args.rate <= 0 or (args.rate > MAX_RATE and api_url.rstrip("/") == DEFAULT_API_URL):
+            raise UsageError(f"--rate must be above 0, and at most {MAX_RATE:g} against TGC's own API")
+        progress = TerminalProgress(sys.stderr, quiet=args.quiet)
+        folder = self.folders([args.game])[0]
+        try:
+            run = publish_game(
+                self.project,
+                folder,
+                api_url,
+                args.rate,
+                args.credentials,
+                progress,
+                args.proofed,
+                args.dry_run,
+            )
+        except PublishError as exc:
+            print(f"deckwright: error: {exc}", file=sys.stderr)
+            return EXIT_ERRORS
+        for line in run.errors:
+            print(line, file=sys.stderr)
+        if run.errors:
+            return EXIT_ERRORS
+        for line in run.plan_lines:
+            print(line)
+        if run.outcome is not None and not args.quiet:
+            for skipped in run.outcome.plan.skipped:
+                print(skipped.line())
+            print(
+                f"{run.game_id}: published to {api_url} as game {run.outcome.game_id}: {summary(run.outcome)}"
+            )
+        return EXIT_OK
+
     def watch(self) -> int:
         """Build, then rebuild after every change to the data, templates, layouts or fonts."""
         args = self.args
         folders = self.folders(args.games)
         roots = [*folders, self.project.layouts_dir, self.project.templates_dir, self.project.fonts_dir]
-        for extra in ("paper", "booklet", "duplex", "gutterfold", "back_offset", "ink_saver"):
+        for extra in ("paper", "booklet", "duplex", "gutterfold", "back_offset", "ink_saver", "tts_base_url"):
             setattr(args, extra, getattr(BuildOptions(), extra))
         args.no_cache, args.quiet = False, False
         state = snapshot(roots)
@@ -462,6 +530,7 @@ class Cli:
             booklet=args.booklet,
             jobs=args.jobs or os.cpu_count() or 1,
             use_cache=not args.no_cache,
+            tts_base_url=args.tts_base_url,
         )
         folders = self.folders(args.games)
         progress = TerminalProgress(sys.stderr, quiet=args.quiet)

@@ -251,8 +251,9 @@ class GameInfo:
 class BuildSettings:
     """game.yaml `build:`: what `deckwright build` makes for this game when not told (`--only`).
 
-    `outputs`: the output kinds (None: all); `papers`: the print-and-play papers, ids of
-    layouts/papers.yaml (None: all). A print-and-play-only game need not export TGC images."""
+    `outputs`: the output kinds (None: kinds.DEFAULT_KINDS, all but tts); `papers`: the
+    print-and-play papers, ids of layouts/papers.yaml (None: all). A print-and-play-only game
+    need not export TGC images."""
 
     outputs: tuple[str, ...] | None = None
     papers: tuple[str, ...] | None = None

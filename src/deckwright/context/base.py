@@ -39,6 +39,7 @@ class BuildOptions:
     booklet: bool = False
     jobs: int = 1
     use_cache: bool = True
+    tts_base_url: str | None = None  # where the TTS images will be hosted (None: file:/// URLs)
 
 
 @dataclass(frozen=True)

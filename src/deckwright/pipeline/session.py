@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..context.base import BuildOptions
 from ..diagnostics import Diagnostics
-from ..kinds import OUTPUT_KINDS, available_kinds
+from ..kinds import DEFAULT_KINDS, available_kinds
 from ..progress import NoProgress, Progress
 from ..project import Project
 from .lock import BuildLock, LockedError
@@ -127,7 +127,7 @@ class BuildSession:
         if not checked.ok:
             return GameBuild(folder, folder.name, State.INVALID, shared=shared, checked=checked.diags)
         game = checked.game
-        kinds = self.kinds or [k for k in available_kinds() if k in (game.build.outputs or OUTPUT_KINDS)]
+        kinds = self.kinds or [k for k in available_kinds() if k in (game.build.outputs or DEFAULT_KINDS)]
         try:
             with BuildLock(self.project.build_dir, game.id):
                 built = build_game(
