@@ -17,7 +17,7 @@ from conftest import FIXTURES, TempProject
 from deckwright.cli import main
 from deckwright.diagnostics import Diagnostics
 from deckwright.editions.changelog import END, START, fill_chapter
-from deckwright.editions.diff import paragraphs
+from deckwright.editions.diff_rulebook import paragraphs
 from deckwright.editions.errata_draft import propose_kind
 from deckwright.outputs.errata import lines as errata_lines
 from deckwright.pipeline.load import check_game, load_catalog

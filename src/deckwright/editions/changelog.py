@@ -13,7 +13,7 @@ other prose. Only the lines between the markers are ever rewritten.
 
 from __future__ import annotations
 
-from .diff import GROUPS, Change
+from .change import GROUPS, Change
 
 START = "<!-- deckwright:changelog -->"
 END = "<!-- /deckwright:changelog -->"

@@ -17,7 +17,9 @@ from pathlib import Path
 
 from ..fonts.registry import FontRegistry
 from ..project import Project, find_root
-from .diff import SIMILARITY, Change, diff_games, rename_pairs
+from .change import Change
+from .diff import SIMILARITY, diff_games
+from .diff_cards import rename_pairs
 from .faces import FacePair, PrintImpact, face_pairs, print_impact
 from .gitrev import Checkout, GitError, Repo
 from .versions import Version, load_version

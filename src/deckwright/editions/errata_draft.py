@@ -27,7 +27,7 @@ from ..consistency.errata import errata, errata_tables
 from ..consistency.texts import card_label
 from ..consistency.words import NUMBER_WORDS, STOP, compare, diff_text, normalise, word_diff
 from ..model import Card, FieldSpec, Game, Table, Unknown
-from .diff import rename_pairs, text_fields
+from .diff_cards import rename_pairs, text_fields
 
 KINDS = ("wording", "rules", "clarification")
 # Added words that change what a rule allows, not only how it reads.

@@ -21,7 +21,7 @@ from ..fonts.registry import FontRegistry
 from ..kinds import OUTPUT_KINDS
 from ..model import Game, Layout
 from ..render.card.faces import FaceSet
-from .diff import Change
+from .change import Change
 from .versions import Version
 
 

@@ -20,7 +20,7 @@ from ..context.base import Output
 from ..context.card_images import pixel_size
 from ..diagnostics import Diagnostics, Loc
 from ..project import Project
-from .diff import Change
+from .change import Change
 from .faces import FacePair, PrintImpact
 
 TEMPLATE = "_shared/diff.html.j2"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+from .change import GROUPS
 from .compare import Comparison
-from .diff import GROUPS
 
 
 def lines(comparison: Comparison) -> list[str]:
