@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
+from jinja2 import StrictUndefined, TemplateError
 from markupsafe import Markup, escape
 
 from .. import consistency
@@ -21,6 +21,7 @@ from ..diagnostics import Diagnostics, Loc
 from ..model import Game
 from ..project import Project
 from ..render.fonts import SLOTS, load_registry
+from ..safety.templates import sandboxed_environment
 from .base import BuildContext, Output
 
 TEMPLATE = "_shared/check.html.j2"
@@ -41,8 +42,8 @@ def build(ctx: BuildContext) -> list[Output]:
 
 
 def check_page(project: Project, game: Game, report: Report, diags: Diagnostics) -> bytes | None:
-    env = Environment(
-        loader=FileSystemLoader(str(project.templates_dir)), autoescape=True, undefined=StrictUndefined
+    env = sandboxed_environment(
+        [project.templates_dir], project.display, autoescape=True, undefined=StrictUndefined
     )
     try:
         html = env.get_template(TEMPLATE).render(

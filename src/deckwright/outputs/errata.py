@@ -19,7 +19,7 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
+from jinja2 import StrictUndefined, TemplateError
 from markupsafe import Markup
 
 from ..consistency.errata import Erratum, errata
@@ -30,6 +30,7 @@ from ..model import Game, Unknown
 from ..project import Project
 from ..render.documents import font_faces, source_date
 from ..render.fonts import load_registry
+from ..safety.templates import sandboxed_environment
 from .base import BuildContext, Output
 
 if TYPE_CHECKING:
@@ -190,8 +191,8 @@ def errata_pdf(
     font_css = ""
     if not font_problems.has_errors:
         font_css, _ = font_faces(registry, FAMILIES, lambda path: path.as_uri())
-    env = Environment(
-        loader=FileSystemLoader(str(project.templates_dir)), autoescape=True, undefined=StrictUndefined
+    env = sandboxed_environment(
+        [project.templates_dir], project.display, autoescape=True, undefined=StrictUndefined
     )
     where = Loc(project.display(project.templates_dir / TEMPLATE))
     try:

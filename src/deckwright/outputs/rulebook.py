@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound
+from jinja2 import StrictUndefined, TemplateError, TemplateNotFound
 from markupsafe import Markup
 
 from ..diagnostics import Diagnostics, Loc
@@ -34,6 +34,10 @@ from ..render.documents import (
 from ..render.fonts import GENERIC_FAMILIES, FontRegistry, load_registry
 from ..render.prose import Prose, render_prose
 from ..render.webfonts import woff2_data_url
+from ..safety.containment import ContainmentError, read_contained
+from ..safety.limits import MAX_FILE_BYTES
+from ..safety.templates import sandboxed_environment
+from ..safety.weblinks import remote_urls_removed
 from .base import BuildContext, Output, worker_pool
 
 SHARED = "_shared"
@@ -191,8 +195,9 @@ def _players(game: Game) -> str:
 
 def _template(ctx: BuildContext):
     folder = ctx.project.templates_dir
-    env = Environment(
-        loader=FileSystemLoader(str(folder)),
+    env = sandboxed_environment(
+        [folder],
+        ctx.project.display,
         autoescape=True,
         undefined=StrictUndefined,
         keep_trailing_newline=True,
@@ -207,6 +212,11 @@ def _template(ctx: BuildContext):
             Loc(shown), f"no rulebook template: add {shown} (or templates/{ctx.game.id}/{TEMPLATE})"
         )
         return None
+    except TemplateError as exc:  # a refused file (a link out of templates/, ...) or bad syntax
+        where = getattr(exc, "loc", None) or Loc(ctx.project.display(folder / ctx.game.id / TEMPLATE))
+        line = getattr(exc, "lineno", None) or where.line
+        ctx.diags.error(Loc(where.path, line), f"rulebook template: {exc}")
+        return None
 
 
 def _stylesheets(ctx: BuildContext) -> str | None:
@@ -215,10 +225,19 @@ def _stylesheets(ctx: BuildContext) -> str | None:
     if not shared.is_file():
         ctx.diags.error(Loc(ctx.project.display(shared)), "the shared rulebook stylesheet is missing")
         return None
-    sheets = [shared.read_text(encoding="utf-8")]
+    sheets = []
     own = folder / ctx.game.id / STYLESHEET
-    if own.is_file():
-        sheets.append(own.read_text(encoding="utf-8"))
+    for path in (shared, own) if own.exists() or own.is_symlink() else (shared,):
+        shown = ctx.project.display(path)
+        try:  # inside templates/ (links followed), a regular file, at most MAX_FILE_BYTES
+            text = read_contained(path, [folder], MAX_FILE_BYTES, shown).decode("utf-8")
+        except ContainmentError as exc:
+            ctx.diags.error(exc.loc, f"rulebook stylesheet {exc.message}")
+            return None
+        except UnicodeDecodeError:
+            ctx.diags.error(Loc(shown), "rulebook stylesheet is not valid UTF-8")
+            return None
+        sheets.append(remote_urls_removed(text))
     return "\n".join(sheets)
 
 

@@ -26,6 +26,7 @@ import jinja2
 
 from ..cache import PickleStore, code_version, digest, files_digest
 from ..model import Card, Game
+from ..safety.containment import is_inside, resolved_roots
 
 if TYPE_CHECKING:
     from .svg import Rendered
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 def _files(folders: Iterable[Path]) -> list[Path]:
     """Every file a template loader can reach under `folders`, through linked folders too."""
     found, seen = set(), set()
+    folders = list(folders)
+    inside = resolved_roots(folders)  # what the loader may serve; a link out is not read here
     for folder in folders:
         for root, dirs, files in os.walk(folder, followlinks=True):
             real = os.path.realpath(root)
@@ -41,7 +44,11 @@ def _files(folders: Iterable[Path]) -> list[Path]:
                 dirs.clear()
                 continue
             seen.add(real)
-            found.update(Path(root, name) for name in files if Path(root, name).is_file())
+            found.update(
+                Path(root, name)
+                for name in files
+                if Path(root, name).is_file() and is_inside(Path(os.path.realpath(Path(root, name))), inside)
+            )
     return sorted(found)
 
 

@@ -24,6 +24,7 @@ from markupsafe import Markup
 from ..cache import code_version, digest
 from ..diagnostics import Loc
 from ..model import Card, CardType, Deck, Game, Layout, Unknown
+from ..safety.templates import sandboxed_environment
 from .art import ArtLibrary
 from .facecache import FaceCache
 from .fonts import FONTS_FILE
@@ -124,9 +125,10 @@ class CardRenderer:
         self.painter = painter
         self.art = art
         self.game_dir = game_dir
-        self.env = jinja2.Environment(
+        self.env = sandboxed_environment(
             # A game's own templates first; `_shared/...` from the project's templates folder.
-            loader=jinja2.FileSystemLoader([str(game_dir), str(shared_dir)]),
+            [game_dir, shared_dir],
+            display,
             autoescape=True,
             undefined=StrictUndefined,
             trim_blocks=True,
