@@ -37,7 +37,7 @@ from ..render.webfonts import woff2_data_url
 from ..safety.containment import ContainmentError, read_contained
 from ..safety.limits import MAX_FILE_BYTES
 from ..safety.templates import sandboxed_environment
-from ..safety.weblinks import remote_urls_removed
+from ..safety.weblinks import remote_css_urls, remote_html_urls, with_no_fetch_policy
 from .base import BuildContext, Output, worker_pool
 
 SHARED = "_shared"
@@ -100,7 +100,10 @@ def build(ctx: BuildContext) -> list[Output]:
         outputs = [Output("rulebook.pdf", pdf("rulebook", document))]
         progress.advance()
         web_fonts, _ = font_faces(registry, families, web_font, pdf_faces(outputs[0].data, registry))
-    outputs.append(Output("rulebook.html", html(web_fonts, page).encode("utf-8")))
+    web_page = with_no_fetch_policy(html(web_fonts, page))
+    if _remote_media(ctx, web_page, template, prose):
+        return []
+    outputs.append(Output("rulebook.html", web_page.encode("utf-8")))
     progress.advance()
 
     if ctx.options.booklet:
@@ -170,6 +173,27 @@ def _page(template, game: Game, prose: Prose, font_css: str, css: str) -> str:
     )
 
 
+def _remote_media(ctx: BuildContext, page: str, template, prose: Prose) -> bool:
+    """Report every URL rulebook.html would fetch from the network when opened (an image in
+    the prose, a stylesheet or beacon in the template); True when there is one. Each is
+    located in the chapter that holds it, else in the page template."""
+    found = remote_html_urls(page)
+    for _, _, url in found:
+        where = Loc(ctx.project.display(Path(template.filename)))
+        for chapter in ctx.game.rulebook:
+            at = chapter.text.find(url)
+            if at >= 0:
+                line = chapter.text.count("\n", 0, at) + 1
+                where = Loc(chapter.path, line, at - (chapter.text.rfind("\n", 0, at) + 1) + 1)
+                break
+        ctx.diags.error(
+            where,
+            f"rulebook.html would fetch a remote URL when opened ({url[:80]}); "
+            "use a file of the project or a data: URL",
+        )
+    return bool(found)
+
+
 def _running_edition(game: Game) -> str:
     edition = game.info.edition
     text = "edition unknown" if isinstance(edition, Unknown) else str(edition)
@@ -237,7 +261,16 @@ def _stylesheets(ctx: BuildContext) -> str | None:
         except UnicodeDecodeError:
             ctx.diags.error(Loc(shown), "rulebook stylesheet is not valid UTF-8")
             return None
-        sheets.append(remote_urls_removed(text))
+        remote = remote_css_urls(text)
+        for line, col, url in remote:
+            ctx.diags.error(
+                Loc(shown, line, col),
+                f"rulebook stylesheet refers to a remote URL ({url[:80]}), which a browser opening "
+                "rulebook.html would fetch; use a file under templates/ or a data: URL",
+            )
+        if remote:
+            return None
+        sheets.append(text)
     return "\n".join(sheets)
 
 
