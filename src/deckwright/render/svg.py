@@ -21,10 +21,11 @@ import jinja2
 from jinja2.bccache import Bucket
 from markupsafe import Markup
 
-from ..cache import code_version, digest
+from ..cache import checked, code_version, digest, unchecked
 from ..diagnostics import Loc
 from ..model import Card, CardType, Deck, Game, Layout, Unknown
 from ..safety.templates import sandboxed_environment
+from ..writer import Writer
 from .art import ArtLibrary
 from .facecache import FaceCache
 from .fonts import FONTS_FILE
@@ -261,16 +262,21 @@ class TemplateCache(jinja2.FileSystemBytecodeCache):
         self.read = read
 
     def load_bytecode(self, bucket: Bucket) -> None:
+        """Compiled code runs when loaded: only an entry signed with this machine's cache key
+        (cache.checked) is loaded; anything else is compiled again."""
         if not self.read:
             return
         try:
-            super().load_bytecode(bucket)
-        except Exception:  # a damaged entry (Jinja itself discards only some kinds)
+            data = unchecked(Path(self._get_cache_filename(bucket)).read_bytes())
+            if data is not None:
+                bucket.bytecode_from_string(data)
+        except Exception:  # missing, or damaged (Jinja itself discards only some kinds)
             bucket.reset()
 
     def dump_bytecode(self, bucket: Bucket) -> None:
+        path = Path(self._get_cache_filename(bucket))
         with contextlib.suppress(OSError):
-            super().dump_bytecode(bucket)
+            Writer(path.parent, durable=False).write_bytes(path.name, checked(bucket.bytecode_to_string()))
 
 
 def _fmt(value: float) -> str:
