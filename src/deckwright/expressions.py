@@ -14,18 +14,80 @@ import math
 import re
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sized
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import simpleeval
 
 from .model import Card, Game, Row, Unknown
+from .safety.limits import MAX_CHECK_STEPS, MAX_NUMBER_BITS
 
 MAX_POWER = 1_000  # keep `10 ** 10 ** 10` out
 
 
 class ExpressionError(Exception):
     """The expression is malformed or failed; `message` is for the designer."""
+
+    # True for the repeats of an error that must be reported once (a spent work budget):
+    # a caller that sees it reports nothing.
+    repeated = False
+
+
+class BudgetExceeded(ExpressionError):
+    """The expressions of one run have done all the work they may (MAX_CHECK_STEPS)."""
+
+    def __init__(self, repeated: bool) -> None:
+        super().__init__(
+            f"the declared checks, computed columns and filters together need more than "
+            f"{MAX_CHECK_STEPS} evaluation steps (the limit of check work per run); refused"
+        )
+        self.repeated = repeated
+
+
+class _Budget:
+    """What the expressions of one run may still do, in steps (safety/limits.py)."""
+
+    def __init__(self, steps: int) -> None:
+        self.left = steps
+        self.spent = False
+
+    def charge(self, steps: int) -> None:
+        self.left -= steps
+        if self.left < 0:
+            repeated, self.spent = self.spent, True
+            raise BudgetExceeded(repeated)
+
+
+_BUDGET: ContextVar[_Budget | None] = ContextVar("deckwright_check_budget", default=None)
+
+
+@contextmanager
+def work_budget(steps: int = MAX_CHECK_STEPS) -> Iterator[None]:
+    """Every expression evaluated inside shares one budget of `steps` (a whole validate of a
+    game); outside any, each expression has a budget of its own."""
+    token = _BUDGET.set(_Budget(steps))
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
+def _charge(steps: int) -> None:
+    budget = _BUDGET.get()
+    if budget is not None:
+        budget.charge(steps)
+
+
+def _walks(function: Callable[..., Any]) -> Callable[..., Any]:
+    """`function`, charged one step per item of each argument it walks through."""
+
+    def charged(*args: Any, **kwargs: Any) -> Any:
+        _charge(sum(len(a) for a in args if isinstance(a, Sized) and not isinstance(a, str)) + 1)
+        return function(*args, **kwargs)
+
+    return charged
 
 
 class UnknownTouched(Exception):
@@ -126,6 +188,7 @@ def _range(*args: int) -> range:
     r = range(*args)
     if len(r) > MAX_RANGE:
         raise ExpressionError(f"range of {len(r)} items is too long (at most {MAX_RANGE})")
+    _charge(len(r))
     return r
 
 
@@ -139,30 +202,64 @@ def _tally(items: Iterable[Any]) -> dict[Any, int]:
 
 BASE_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "len": len,
-    "sum": sum,
-    "min": min,
-    "max": max,
-    "all": all,
-    "any": any,
+    "sum": _walks(sum),
+    "min": _walks(min),
+    "max": _walks(max),
+    "all": _walks(all),
+    "any": _walks(any),
     "abs": abs,
-    "sorted": sorted,
-    "set": set,
-    "list": list,
+    "sorted": _walks(sorted),
+    "set": _walks(set),
+    "list": _walks(list),
     "range": _range,
     "int": int,
     "str": str,
     "ceil": math.ceil,
     "floor": math.floor,
     "round": round,
-    "tally": _tally,
+    "tally": _walks(_tally),
     "known": _known,
 }
+
+
+def _too_big(bits: int) -> ExpressionError:
+    return ExpressionError(
+        f"the result would have about {bits} bits, above the limit of {MAX_NUMBER_BITS} "
+        "(the limit of whole numbers in expressions)"
+    )
 
 
 def _power(a: Any, b: Any) -> Any:
     if abs(b) > MAX_POWER:
         raise ExpressionError(f"exponent {b} is too large")
+    # each power is allowed on its own; a chain ((10 ** 999) ** 999) ** 999 is stopped by size
+    if isinstance(a, int) and isinstance(b, int) and b > 0 and abs(a) > 1:
+        bits = a.bit_length() * b
+        if bits > MAX_NUMBER_BITS:
+            raise _too_big(bits)
     return a**b
+
+
+def _multiply(a: Any, b: Any) -> Any:
+    if isinstance(a, int) and isinstance(b, int):
+        bits = a.bit_length() + b.bit_length()
+        if bits > MAX_NUMBER_BITS:
+            raise _too_big(bits)
+    return simpleeval.safe_mult(a, b)
+
+
+def _shift(a: Any, b: Any) -> Any:
+    if isinstance(a, int) and isinstance(b, int) and a.bit_length() + b > MAX_NUMBER_BITS:
+        raise _too_big(a.bit_length() + b)
+    return simpleeval.safe_lshift(a, b)
+
+
+class _Evaluator(simpleeval.EvalWithCompoundTypes):
+    """simpleeval, charging one step of the run's budget for every node it evaluates."""
+
+    def _eval(self, node: ast.AST) -> Any:
+        _charge(1)
+        return super()._eval(node)
 
 
 def evaluate(
@@ -171,11 +268,14 @@ def evaluate(
     """Evaluate `expression`; raises ExpressionError or UnknownTouched."""
     operators = dict(simpleeval.DEFAULT_OPERATORS)
     operators[ast.Pow] = _power
-    evaluator = simpleeval.EvalWithCompoundTypes(
+    operators[ast.Mult] = _multiply
+    operators[ast.LShift] = _shift
+    evaluator = _Evaluator(
         operators=operators,
         functions={**BASE_FUNCTIONS, **(functions or {})},
         names=dict(names),
     )
+    own = _BUDGET.set(_Budget(MAX_CHECK_STEPS)) if _BUDGET.get() is None else None
     try:
         with warnings.catch_warnings():  # "1if x else 2": a SyntaxWarning would print unlocated
             warnings.simplefilter("ignore", SyntaxWarning)
@@ -196,6 +296,9 @@ def evaluate(
         raise ExpressionError(f"expression is too large to evaluate ({type(exc).__name__})") from None
     except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError) as exc:
         raise ExpressionError(f"{type(exc).__name__}: {exc}") from None
+    finally:
+        if own is not None:
+            _BUDGET.reset(own)
 
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
@@ -235,6 +338,7 @@ def game_functions(game: Game) -> dict[str, Callable[..., Any]]:
     }
 
     def _select(type: str | None = None, **where: Any) -> list[Record]:
+        _charge(len(game.cards))
         if type is not None and type not in game.card_types:
             raise ExpressionError(f"no card type {type!r} (known: {', '.join(game.card_types)})")
         chosen = []

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from .cache import RenderCache, files_digest
 from .diagnostics import Diagnostics
+from .expressions import work_budget
 from .model import Game, Layout
 from .outputs.base import OUTPUT_KINDS, BuildContext, BuildOptions, Output
 from .progress import NoProgress, Progress
@@ -75,10 +76,11 @@ def check_game(
     `use_cache` (`build --no-cache`, a cold build) they are made afresh, and kept for the next."""
     diags = Diagnostics()
     cache_dir = project.build_dir / ".cache"
-    game = load_game(folder, diags, project.root, ParseCache(cache_dir, read=use_cache))
-    if game is None:
-        return Checked(folder, game, diags)
-    validate_game(game, layouts, diags)
+    with work_budget():  # one budget for every expression of the game's checks and tables
+        game = load_game(folder, diags, project.root, ParseCache(cache_dir, read=use_cache))
+        if game is None:
+            return Checked(folder, game, diags)
+        validate_game(game, layouts, diags)
     faces = None
     if fonts is not None and not diags.has_errors:
         from .outputs.card_images import make_renderer  # the rendering stack, only when needed
@@ -144,6 +146,12 @@ def build_game(
         ctx.progress.step(f"{game.id}: {kind}: {len(made)} files")
     built.renders, built.cache_hits = cache.stats.renders, cache.stats.hits
     writer = Writer(project.build_dir / game.id)
+    for output in outputs:
+        problem = writer.unwritable(output.path)
+        if problem is not None:
+            built.diags.error(game.info.loc, f"cannot write {output.path[:60]}: {problem}")
+    if built.diags.has_errors:
+        return built  # nothing is written: not one file of the build is replaced
     # Each file is synced to disk before it replaces the old one; threads overlap those waits
     # (a cold peer-deck build writes 213 files: ~0.25 s one by one).
     with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:

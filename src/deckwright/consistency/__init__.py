@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..diagnostics import Diagnostics
+from ..expressions import work_budget
 from ..model import Acknowledgement, Game
 from ..readers.acknowledged import ACKNOWLEDGED_FILE, read_acknowledged
 from .errata import errata_findings
@@ -68,4 +69,5 @@ def _stale(ack: Acknowledgement) -> Finding:
 def run(game: Game, diags: Diagnostics, display: Callable[[Path], str] = str) -> Report:
     """Read the game's acknowledged.yaml, then check the game."""
     acknowledgements = read_acknowledged(game.folder, diags, display)
-    return check(game, acknowledgements, diags)
+    with work_budget():  # one budget for every expression the check evaluates
+        return check(game, acknowledgements, diags)

@@ -32,7 +32,8 @@ def _run(check: Check, functions, diags: Diagnostics) -> None:
         name, source = parse_iteration(check.iterate)
         items = list(evaluate(source, {}, functions))
     except ExpressionError as exc:
-        diags.error(where, f"check {check.id!r}: 'for' failed: {exc}")
+        if not exc.repeated:  # a spent work budget is reported once
+            diags.error(where, f"check {check.id!r}: 'for' failed: {exc}")
         return
     except UnknownTouched as exc:
         diags.warning(where, f"check {check.id!r} cannot be evaluated: {exc.what} is unknown")
@@ -52,7 +53,8 @@ def _judge(check: Check, names: dict[str, Any], loc: Loc, functions, diags: Diag
         diags.warning(loc, f"check {check.id!r} cannot be evaluated: {exc.what} is unknown", code="unknown")
         return
     except ExpressionError as exc:
-        diags.error(check.expect_loc or check.loc, f"check {check.id!r}: {exc}")
+        if not exc.repeated:  # a spent work budget is reported once
+            diags.error(check.expect_loc or check.loc, f"check {check.id!r}: {exc}")
         return
     if not isinstance(result, bool):
         diags.error(
