@@ -32,6 +32,8 @@ from xml.sax.saxutils import escape
 from ..diagnostics import Diagnostics, Loc
 from ..model import frozen_map
 from ..readers.common import check_keys, check_slug, describe, expect_map, get_str
+from ..safety.containment import read_contained
+from ..safety.limits import MAX_FONT_BYTES
 from ..source import SourceError, YMap, load
 from ..writer import Writer
 from . import cairotext
@@ -258,7 +260,8 @@ def _open(path: Path):
     """A parsed font, read into memory (no file handle stays open)."""
     from fontTools.ttLib import TTFont  # imported late: keeps fontTools out of start-up
 
-    return TTFont(io.BytesIO(path.read_bytes()), lazy=True)
+    # a regular file at most MAX_FONT_BYTES, counted as read (the registry checked the rest)
+    return TTFont(io.BytesIO(read_contained(path, [path.parent], MAX_FONT_BYTES, str(path))), lazy=True)
 
 
 def describe_chars(chars: tuple[str, ...] | str) -> str:
@@ -391,6 +394,9 @@ def _file(
         return None
     if not path.is_file():
         diags.error(m.loc_of(key), f"{what}: file {value!r} not found")
+        return None
+    if path.stat().st_size > MAX_FONT_BYTES:
+        diags.error(m.loc_of(key), f"{what}: {value!r} is larger than {MAX_FONT_BYTES} bytes (the limit)")
         return None
     return path
 

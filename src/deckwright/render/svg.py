@@ -24,6 +24,7 @@ from markupsafe import Markup
 from ..cache import checked, code_version, digest, unchecked
 from ..diagnostics import Loc
 from ..model import Card, CardType, Deck, Game, Layout, Unknown
+from ..safety.images import embed_problems
 from ..safety.templates import sandboxed_environment
 from ..writer import Writer
 from .art import ArtLibrary
@@ -176,6 +177,9 @@ class CardRenderer:
         looked_up: list[str] = []
         context = self._context(card, card_type, layout, problems, looked_up)
         svg = self.env.get_template(name).render(**context)
+        # what CairoSVG would fetch or decode, checked now: a located error, not a failed drawing
+        for problem in embed_problems(svg):
+            problems.append(Problem("error", card.loc, f"card {card.id!r}: {side} ({name}): {problem}"))
         rendered = Rendered(svg=svg, template=name, problems=problems)
         if key is not None:
             self.face_cache.put(key, rendered, looked_up)

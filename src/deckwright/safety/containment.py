@@ -80,10 +80,18 @@ def read_contained(
     except OSError as exc:
         raise ContainmentError(where, f"{shown}: cannot read file: {exc.strerror}") from None
     with os.fdopen(fd, "rb") as fh:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             raise ContainmentError(where, f"{shown}: refused: not a regular file")
         try:
-            data = fh.read(limit + 1)
+            # the size the file says it has (no buffer of `limit` bytes for a small file), then
+            # on until its end or past the limit: what counts is what is read
+            data = fh.read(min(info.st_size, limit) + 1)
+            while len(data) <= limit:
+                more = fh.read(min(1 << 20, limit + 1 - len(data)))
+                if not more:
+                    break
+                data += more
         except OSError as exc:
             raise ContainmentError(where, f"{shown}: cannot read file: {exc.strerror}") from None
     if len(data) > limit:
