@@ -36,7 +36,7 @@ from ..render.prose import Prose, render_prose
 from ..render.webfonts import woff2_data_url
 from ..safety.containment import ContainmentError, read_contained
 from ..safety.limits import MAX_FILE_BYTES
-from ..safety.templates import sandboxed_environment
+from ..safety.templates import raised_at, sandboxed_environment
 from ..safety.weblinks import remote_css_urls, remote_html_urls, with_no_fetch_policy
 from .base import BuildContext, Output, worker_pool
 
@@ -76,8 +76,8 @@ def build(ctx: BuildContext) -> list[Output]:
     try:
         document = html(print_fonts, page)
     except TemplateError as exc:
-        where = Loc(ctx.project.display(Path(template.filename)), getattr(exc, "lineno", None) or 1)
-        ctx.diags.error(where, f"rulebook template: {exc}")
+        frame = raised_at(exc) or (Path(template.filename), getattr(exc, "lineno", None) or 1)
+        ctx.diags.error(Loc(ctx.project.display(frame[0]), frame[1]), f"rulebook template: {exc}")
         return []
     roots = (project.fonts_dir, project.templates_dir)
     base = project.templates_dir / game.id

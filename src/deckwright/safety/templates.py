@@ -121,3 +121,15 @@ def sandboxed_environment(
     env.globals.clear()
     env.globals.update(SAFE_GLOBALS)
     return env
+
+
+def raised_at(exc: BaseException) -> tuple[Path, int] | None:
+    """The template file and line an error was raised at (Jinja rewrites a render's traceback
+    to name them), innermost first; None when no template frame is in it."""
+    tb, found = exc.__traceback__, None
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.endswith(".j2"):
+            found = (Path(filename), tb.tb_lineno)
+        tb = tb.tb_next
+    return found
