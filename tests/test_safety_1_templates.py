@@ -6,6 +6,7 @@ rendered in Jinja's sandbox with a confined loader."""
 from __future__ import annotations
 
 import pytest
+
 from safety_support import SECRET, Hostile, error_at
 
 PAYLOADS = [
@@ -43,7 +44,7 @@ def test_a_rulebook_template_cannot_run_code_and_the_last_rulebook_stays(tmp_pat
     assert "rulebook.html" in before
     mark = tmp_path / "pwned"
     (game.templates / "rulebook.html.j2").write_text(
-        "<html>\n{{ self.__init__.__globals__.os.popen('touch %s').read() }}\n</html>\n" % mark,
+        "<html>\n{{ self.__init__.__globals__.os.popen('touch " + str(mark) + "').read() }}\n</html>\n",
         encoding="utf-8",
     )
     run = game.run("build", "mini", "--only", "rulebook")
