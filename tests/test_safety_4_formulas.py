@@ -61,6 +61,7 @@ def test_errata_csv_neutralises_formulas_and_errata_md_escapes_html(tmp_path) ->
     rows = lines(checked.game)
     table = list(csv.DictReader(io.StringIO(errata_csv(rows).decode("utf-8"))))
     assert any(r["printed_text"] == "'" + HOSTILE[0] for r in table)
+    assert any(r["current_text"].startswith("<img src=") for r in table)  # CSV is data: not escaped
     md = errata_md(checked.game, rows).decode("utf-8")
     assert "<img" not in md and "&lt;img src=http://x.io/b.png onerror=alert(1)&gt;" in md
     assert "![t]" not in md and "!\\[t]" in md

@@ -143,10 +143,10 @@ def errata_csv(rows: list[Line]) -> bytes:
 
 
 def _cell(text: str) -> str:
-    return _text(" ".join(text.replace("\\", "\\\\").replace("|", "\\|").split()))
+    return _md_text(" ".join(text.replace("\\", "\\\\").replace("|", "\\|").split()))
 
 
-def _text(text: str) -> str:
+def _md_text(text: str) -> str:
     """Data as Markdown shows it, never as HTML: a `<` or `>` from the data is an entity, so
     `<img src=...>` or `<script>` in a card's text stays text in any Markdown viewer; and no
     `![image](url)` a viewer would fetch."""
@@ -158,14 +158,14 @@ def _md_row(*cells: str) -> str:
 
 
 def errata_md(game: Game, rows: list[Line]) -> bytes:
-    md = [f"# {_text(game.info.name)} — Errata", ""]
+    md = [f"# {_md_text(game.info.name)} — Errata", ""]
     for table in dict.fromkeys(r.table for r in rows):
-        md += [f"## {_text(table)}", "", _md_row("Card", "No.", "Printed text", "Current text", "Change")]
+        md += [f"## {_md_text(table)}", "", _md_row("Card", "No.", "Printed text", "Current text", "Change")]
         md.append("|---|---|---|---|---|")
         group = [r for r in rows if r.table == table]
         md += [_md_row(r.card, r.number, r.printed, r.current, r.change) for r in group]
         notes = dict.fromkeys(r.change_note for r in group if r.change_note)
-        md += [""] + [f"Change “unknown”: {_text(note)}" for note in notes] + ([""] if notes else [])
+        md += [""] + [f"Change “unknown”: {_md_text(note)}" for note in notes] + ([""] if notes else [])
     candidates = [r for r in rows if r.reprint]
     md += ["## Reprint candidates", ""]
     if not candidates:
