@@ -74,6 +74,12 @@ def work_budget(steps: int = MAX_CHECK_STEPS) -> Iterator[None]:
         _BUDGET.reset(token)
 
 
+def budget_spent() -> bool:
+    """Whether the run's budget is spent: a caller looping over many items stops early."""
+    budget = _BUDGET.get()
+    return budget is not None and budget.spent
+
+
 def _charge(steps: int) -> None:
     budget = _BUDGET.get()
     if budget is not None:
@@ -266,6 +272,7 @@ def evaluate(
     expression: str, names: Mapping[str, Any], functions: Mapping[str, Callable] | None = None
 ) -> Any:
     """Evaluate `expression`; raises ExpressionError or UnknownTouched."""
+    _charge(1)  # a spent budget refuses at once, before parsing
     operators = dict(simpleeval.DEFAULT_OPERATORS)
     operators[ast.Pow] = _power
     operators[ast.Mult] = _multiply

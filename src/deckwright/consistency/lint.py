@@ -30,7 +30,7 @@ DANGLING = frozenset(_DANGLING_WORDS.split())
 _CLOSED_SENTENCE = re.compile(r"[a-z]{2}[.!?][\"”’)]?\s+[“\"(]?[A-Z]")
 _DOUBLE_SPACE = re.compile(r"(?<=\S) {2,}(?=\S)")
 PAIRS = {"(": ")", "[": "]", "{": "}", "“": "”"}
-# Unmatched brackets reported one by one in a text; the rest are counted in the last.
+# Unmatched brackets reported one by one in a text; the first finding counts them all.
 MAX_UNMATCHED = 10
 
 
@@ -100,12 +100,12 @@ def _unmatched(text: Text) -> Iterator[Finding]:
         bad.append(('"', straight[-1]))
     bad.sort(key=lambda b: b[1])
     for n, (ch, i) in enumerate(bad[:MAX_UNMATCHED]):
-        more = len(bad) - MAX_UNMATCHED if n == MAX_UNMATCHED - 1 else 0
+        many = n == 0 and len(bad) > MAX_UNMATCHED  # the first says how many; ten are shown
         yield Finding(
             kind="lint",
             key=f"unmatched {ch} {text.place}",
             message=f"{text.label}: unmatched {ch} at “{_around(text.text, i)}”"
-            + (f" and {more} more unmatched brackets or quotes" if more > 0 else ""),
+            + (f" ({len(bad)} unmatched brackets or quotes in this text)" if many else ""),
             sides=(text.side(((i, i + 1),)),),
         )
 

@@ -8,6 +8,7 @@ from ..diagnostics import Diagnostics, Loc
 from ..expressions import (
     ExpressionError,
     UnknownTouched,
+    budget_spent,
     evaluate,
     format_message,
     game_functions,
@@ -42,6 +43,8 @@ def _run(check: Check, functions, diags: Diagnostics) -> None:
         diags.error(where, f"check {check.id!r}: 'for' must give a list to iterate over")
         return
     for item in items:
+        if budget_spent():  # reported once already; the other items cannot be judged
+            return
         target = unwrap(item)
         _judge(check, {name: item}, target.loc if target is not None else check.loc, functions, diags)
 
