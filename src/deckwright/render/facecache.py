@@ -40,7 +40,9 @@ def _files(folders: Iterable[Path]) -> list[Path]:
     for folder in folders:
         for root, dirs, files in os.walk(folder, followlinks=True):
             real = os.path.realpath(root)
-            if real in seen:  # a link back up the tree, or a folder already read
+            # a link back up the tree, a folder already read, or a link out of the template
+            # folders (which the loader refuses to serve: never walked, a link to / included)
+            if real in seen or not is_inside(Path(real), inside):
                 dirs.clear()
                 continue
             seen.add(real)
