@@ -31,5 +31,5 @@ MAX_IMAGE_PIXELS = 50_000_000
 MAX_FILE_BYTES = 8 * 1024 * 1024
 # Bytes of one rulebook chapter (Markdown).
 MAX_PROSE_BYTES = 2 * 1024 * 1024
-# Bytes of one font file.
+# Bytes of one font file, or of any file a document fetches from fonts/ or templates/.
 MAX_FONT_BYTES = 32 * 1024 * 1024
