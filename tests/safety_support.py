@@ -1,17 +1,21 @@
 """Helpers for the tests of issue 18 (tests/test_safety_*.py): a hostile game in a throwaway
-project, the command line run as a separate process (with a timeout, so a hang fails the test
-instead of stalling the suite), a secret file outside the project that must never leak, and
-a record of build/<game>/ to show a refused build left it as it was."""
+project; the command line run in the test's process, or as a process of its own with a timeout
+for the cases that used to hang (a hang then fails the test instead of stalling the suite); a
+secret file outside the project that must never leak; and a record of build/<game>/ to show
+that a refused build left it as it was."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 from conftest import FIXTURES, REPO, TempProject
+from deckwright.cli import main
 
 SECRET = "TOP-SECRET-7f3a9c"  # the content of the file outside the project
 TIMEOUT = 120  # seconds: generous; each bounded case finishes in a few
@@ -41,12 +45,40 @@ class Hostile:
         self.secret.write_text(f"{SECRET}\nPASSWORD={SECRET}\n", encoding="utf-8")
         self.key_file = tmp_path / "cache-key"
 
-    def run(self, *argv: str, timeout: float = TIMEOUT, key_file: Path | None = None) -> Run:
+    def run(self, *argv: str, timeout: float | None = None, key_file: Path | None = None) -> Run:
+        """The command line on this project: in this process (fast), or with a `timeout` (for a
+        case that used to hang or run for hours) or another cache `key_file`, as a process of
+        its own. Either way no traceback, no internal error, no secret in the messages."""
+        if timeout is None and key_file is None:
+            result = self._run_here(argv)
+        else:
+            result = self._run_apart(argv, timeout or TIMEOUT, key_file or self.key_file)
+        assert "Traceback" not in result.err, result.err
+        assert "internal error" not in result.err, result.err
+        assert SECRET not in result.out + result.err, "the secret leaked into a message"
+        return result
+
+    def _run_here(self, argv: tuple[str, ...]) -> Run:
+        out, err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8"), io.StringIO()  # export writes bytes
+        saved = os.environ.get("SOURCE_DATE_EPOCH")
+        os.environ["SOURCE_DATE_EPOCH"] = "1764460800"  # the PDFs' dates: same input, same bytes
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                code = main(["--project", str(self.root), *argv])
+        finally:
+            if saved is None:
+                os.environ.pop("SOURCE_DATE_EPOCH", None)
+            else:
+                os.environ["SOURCE_DATE_EPOCH"] = saved
+        out.flush()
+        return Run(code, out.buffer.getvalue().decode("utf-8"), err.getvalue())
+
+    def _run_apart(self, argv: tuple[str, ...], timeout: float, key_file: Path) -> Run:
         env = {
             **os.environ,
             "PYTHONPATH": str(REPO / "src"),
             "SOURCE_DATE_EPOCH": "1764460800",
-            "DECKWRIGHT_CACHE_KEY_FILE": str(key_file or self.key_file),
+            "DECKWRIGHT_CACHE_KEY_FILE": str(key_file),
         }
         env.pop("DECKWRIGHT_DEBUG", None)
         proc = subprocess.run(
@@ -57,11 +89,7 @@ class Hostile:
             cwd=self.root,
             env=env,
         )
-        result = Run(proc.returncode, proc.stdout, proc.stderr)
-        assert "Traceback" not in result.err, result.err
-        assert "internal error" not in result.err, result.err
-        assert SECRET not in result.out + result.err, "the secret leaked into a message"
-        return result
+        return Run(proc.returncode, proc.stdout, proc.stderr)
 
     def path(self, relative: str) -> Path:
         return self.folder / relative

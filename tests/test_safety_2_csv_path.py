@@ -23,7 +23,7 @@ def test_a_csv_outside_the_game_folder_is_refused(tmp_path, named) -> None:
     named = str(game.secret) if named == "ABSOLUTE" else named
     _csv_card_file(game, named)
     for argv in (("validate", "mini"), ("export", "mini", "--format", "csv")):
-        run = game.run(*argv, timeout=60)
+        run = game.run(*argv, timeout=60 if named == "/dev/zero" else None)  # before: 24 GB
         assert run.code == 1
         error_at(run, f"cards/mini/{CARD_FILE}:2:6:", "CSV file", "refused", "outside")
         assert "columns:" not in run.out + run.err  # nothing of the file's header
@@ -36,7 +36,7 @@ def test_a_csv_link_leading_out_of_the_game_folder_is_refused(tmp_path) -> None:
     os.remove(game.path("spells.csv"))
     game.path("spells.csv").symlink_to(game.secret)
     _csv_card_file(game, "spells.csv")
-    run = game.run("export", "mini", "--format", "csv", timeout=60)
+    run = game.run("export", "mini", "--format", "csv")
     assert run.code == 1
     error_at(run, f"cards/mini/{CARD_FILE}:2:6:", "cards/mini/spells.csv", "refused", "outside")
     assert SECRET not in run.out
@@ -69,6 +69,6 @@ def test_a_csv_inside_the_game_folder_still_works(tmp_path) -> None:
     game.write("spells.csv", "id,name,text,caster\nglow,Glow,Light a candle.,ann\n")
     _csv_card_file(game, "spells.csv")
     game.project.replace("mini", "checks.yaml", "count() == 10", "count() == 11")
-    run = game.run("export", "mini", "--format", "csv", timeout=60)
+    run = game.run("export", "mini", "--format", "csv")
     assert run.code == 0, run.out + run.err
     assert "glow,spell,Glow" in run.out

@@ -79,6 +79,10 @@ def build(ctx: BuildContext) -> list[Output]:
         frame = raised_at(exc) or (Path(template.filename), getattr(exc, "lineno", None) or 1)
         ctx.diags.error(Loc(ctx.project.display(frame[0]), frame[1]), f"rulebook template: {exc}")
         return []
+    # What a browser would fetch from the network, found before WeasyPrint draws anything: the
+    # page without its fonts (which deckwright embeds itself) holds every URL the game put in.
+    if _remote_media(ctx, html("", page), template, prose):
+        return []
     roots = (project.fonts_dir, project.templates_dir)
     base = project.templates_dir / game.id
 
@@ -100,10 +104,7 @@ def build(ctx: BuildContext) -> list[Output]:
         outputs = [Output("rulebook.pdf", pdf("rulebook", document))]
         progress.advance()
         web_fonts, _ = font_faces(registry, families, web_font, pdf_faces(outputs[0].data, registry))
-    web_page = with_no_fetch_policy(html(web_fonts, page))
-    if _remote_media(ctx, web_page, template, prose):
-        return []
-    outputs.append(Output("rulebook.html", web_page.encode("utf-8")))
+    outputs.append(Output("rulebook.html", with_no_fetch_policy(html(web_fonts, page)).encode("utf-8")))
     progress.advance()
 
     if ctx.options.booklet:
