@@ -147,3 +147,32 @@ def test_a_huge_png_in_a_template_or_nested_svg_is_refused_before_drawing(tmp_pa
     run = game.run("build", "mini", "--only", "cards", timeout=FAST)
     assert run.code == 1
     error_at(run, "cards/mini/spells.yaml:", "front (spell-front.svg.j2)", "23000 x 23000", "limit")
+
+
+def test_a_template_loop_runs_out_of_time_and_stops_the_render_pass(tmp_path, monkeypatch) -> None:
+    from deckwright.safety import limits
+
+    monkeypatch.setattr(limits, "MAX_TEMPLATE_SECONDS", 1)  # 10 s in use; the mechanism is the same
+    game = Hostile(tmp_path)
+    game.edit_template(
+        "hero-front.svg.j2",
+        "{% block face %}",
+        "{% block face %}{% for i in range(99999) %}{% for j in range(99999) %}{% endfor %}{% endfor %}",
+    )
+    run = game.run("validate", "mini")  # before: 10^10 iterations, hours
+    assert run.code == 1
+    error_at(
+        run, "templates/mini/hero-front.svg.j2:3:", "ran for more than 1 s", "limit of one template render"
+    )
+    assert sum("ran for more than" in e for e in run.errors) == 1  # the pass stopped at the first
+
+
+@pytest.mark.parametrize("expression", ['"x" * 1000000000', "[1] * 1000000000", "(10 ** 999) ** 999"])
+def test_a_huge_value_made_in_a_template_is_refused(tmp_path, expression) -> None:
+    game = Hostile(tmp_path)
+    game.edit_template(
+        "hero-front.svg.j2", "{% block face %}", "{% block face %}{{ (" + expression + ") | length }}"
+    )
+    run = game.run("validate", "mini", timeout=FAST)
+    assert run.code == 1
+    error_at(run, "templates/mini/hero-front.svg.j2:3:", "above the limit")

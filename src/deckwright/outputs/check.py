@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostics, Loc
 from ..model import Game
 from ..project import Project
 from ..render.fonts import SLOTS, load_registry
-from ..safety.templates import sandboxed_environment
+from ..safety.templates import deadline, sandboxed_environment
 from .base import BuildContext, Output
 
 TEMPLATE = "_shared/check.html.j2"
@@ -46,13 +46,14 @@ def check_page(project: Project, game: Game, report: Report, diags: Diagnostics)
         [project.templates_dir], project.display, autoescape=True, undefined=StrictUndefined
     )
     try:
-        html = env.get_template(TEMPLATE).render(
-            game=game.info,
-            report=report,
-            kinds=[(kind, TITLES[kind], found) for kind, found in report.by_kind().items()],
-            side_html=side_html,
-            font_css=Markup(_font_css(project, game)),
-        )
+        with deadline():  # a template loop cannot run for hours
+            html = env.get_template(TEMPLATE).render(
+                game=game.info,
+                report=report,
+                kinds=[(kind, TITLES[kind], found) for kind, found in report.by_kind().items()],
+                side_html=side_html,
+                font_css=Markup(_font_css(project, game)),
+            )
     except TemplateError as exc:
         diags.error(Loc(project.display(project.templates_dir / TEMPLATE)), f"check page template: {exc}")
         return None

@@ -36,7 +36,7 @@ from ..render.prose import Prose, render_prose
 from ..render.webfonts import woff2_data_url
 from ..safety.containment import ContainmentError, read_contained
 from ..safety.limits import MAX_FILE_BYTES
-from ..safety.templates import raised_at, sandboxed_environment
+from ..safety.templates import deadline, raised_at, sandboxed_environment
 from ..safety.weblinks import remote_css_urls, remote_html_urls, with_no_fetch_policy
 from .base import BuildContext, Output, worker_pool
 
@@ -160,18 +160,21 @@ def _through(ctx: BuildContext, kind: str, label: str, parts, make) -> bytes:
 
 def _page(template, game: Game, prose: Prose, font_css: str, css: str) -> str:
     info = game.info
-    return template.render(
-        lang="en",
-        info=info,
-        date=source_date(),
-        font_css=Markup(font_css),
-        css=Markup(css),
-        toc=prose.toc,
-        body=prose.html,
-        running_edition=_running_edition(game),
-        meta_line=" · ".join(str(v) for v in (info.version, info.date) if v and not isinstance(v, Unknown)),
-        players=_players(game),
-    )
+    with deadline():  # a template loop cannot run for hours
+        return template.render(
+            lang="en",
+            info=info,
+            date=source_date(),
+            font_css=Markup(font_css),
+            css=Markup(css),
+            toc=prose.toc,
+            body=prose.html,
+            running_edition=_running_edition(game),
+            meta_line=" · ".join(
+                str(v) for v in (info.version, info.date) if v and not isinstance(v, Unknown)
+            ),
+            players=_players(game),
+        )
 
 
 def _remote_media(ctx: BuildContext, page: str, template, prose: Prose) -> bool:

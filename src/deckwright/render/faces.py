@@ -70,6 +70,8 @@ def render_faces(
     backs = shared_back_names(renderer)
     failed: set[tuple[Loc, str, str]] = set()
     for card in game.cards:
+        if renderer.timed_out:  # reported once; the other cards would wait as long
+            break
         card_type = game.card_types[card.type]
         if card_type.id in missing:
             continue

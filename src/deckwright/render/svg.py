@@ -25,7 +25,7 @@ from ..cache import checked, code_version, digest, unchecked
 from ..diagnostics import Loc
 from ..model import Card, CardType, Deck, Game, Layout, Unknown
 from ..safety.images import embed_problems
-from ..safety.templates import sandboxed_environment
+from ..safety.templates import TemplateTimeout, deadline, sandboxed_environment
 from ..writer import Writer
 from .art import ArtLibrary
 from .facecache import FaceCache
@@ -127,6 +127,7 @@ class CardRenderer:
         self.painter = painter
         self.art = art
         self.game_dir = game_dir
+        self.timed_out = False
         self.env = sandboxed_environment(
             # A game's own templates first; `_shared/...` from the project's templates folder.
             [game_dir, shared_dir],
@@ -176,7 +177,12 @@ class CardRenderer:
         problems: list[Problem] = []
         looked_up: list[str] = []
         context = self._context(card, card_type, layout, problems, looked_up)
-        svg = self.env.get_template(name).render(**context)
+        try:
+            with deadline():  # a template loop cannot run for hours
+                svg = self.env.get_template(name).render(**context)
+        except TemplateTimeout:
+            self.timed_out = True  # render_faces stops: every other card would wait as long
+            raise
         # what CairoSVG would fetch or decode, checked now: a located error, not a failed drawing
         for problem in embed_problems(svg):
             problems.append(Problem("error", card.loc, f"card {card.id!r}: {side} ({name}): {problem}"))

@@ -33,3 +33,8 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_PROSE_BYTES = 2 * 1024 * 1024
 # Bytes of one font file, or of any file a document fetches from fonts/ or templates/.
 MAX_FONT_BYTES = 32 * 1024 * 1024
+# Seconds one template render may take (a card renders in milliseconds); the first render to
+# run out stops the game's render pass. Enforced with a timer signal in the main thread.
+MAX_TEMPLATE_SECONDS = 10
+# Items of a text or list a template makes with `*` ("x" * 10 ** 9 would be a gigabyte at once).
+MAX_TEMPLATE_SEQUENCE = 1_000_000

@@ -20,8 +20,11 @@ given, never reach Python. So:
 from __future__ import annotations
 
 import os
+import signal
+import threading
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -30,8 +33,9 @@ from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment, safe_range
 
 from ..diagnostics import Loc
+from . import limits
 from .containment import ContainmentError, read_contained, resolved_roots
-from .limits import MAX_FILE_BYTES
+from .limits import MAX_FILE_BYTES, MAX_NUMBER_BITS, MAX_TEMPLATE_SEQUENCE
 
 # Everything a template may call besides its caller's own helpers (text(), art(), icon() ...).
 SAFE_GLOBALS: dict[str, Any] = {
@@ -104,12 +108,67 @@ def _mtime(path: Path) -> float | None:
 
 
 class Sandbox(SandboxedEnvironment):
-    """Jinja's sandbox, and no path or module reachable from a template."""
+    """Jinja's sandbox, no path or module reachable from a template, and bounded `*` and `**`
+    (a single huge operation runs in C, where no timer can stop it)."""
+
+    intercepted_binops = frozenset(["*", "**"])
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         if isinstance(obj, PurePath | types.ModuleType) or isinstance(value, types.ModuleType):
             return False
         return super().is_safe_attribute(obj, attr, value)
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        made = _made_by(operator, left, right)
+        if made is not None:
+            raise jinja2.sandbox.SecurityError(made)
+        return super().call_binop(context, operator, left, right)
+
+
+def _made_by(operator: str, left: Any, right: Any) -> str | None:
+    """Why `left operator right` is too large to compute, or None."""
+    if operator == "*":
+        for seq, n in ((left, right), (right, left)):
+            if (
+                isinstance(seq, str | list | tuple)
+                and isinstance(n, int)
+                and len(seq) * n > MAX_TEMPLATE_SEQUENCE
+            ):
+                return f"{len(seq) * n} items made with '*' is above the limit of {MAX_TEMPLATE_SEQUENCE}"
+    if operator == "**" and isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and right > 0:
+        bits = left.bit_length() * right
+        if bits > MAX_NUMBER_BITS:
+            return f"a power of about {bits} bits is above the limit of {MAX_NUMBER_BITS}"
+    return None
+
+
+class TemplateTimeout(jinja2.TemplateError):
+    """A template render ran out of time (MAX_TEMPLATE_SECONDS)."""
+
+
+@contextmanager
+def deadline(seconds: float | None = None) -> Iterator[None]:
+    """Raise TemplateTimeout inside whatever runs here once `seconds` have passed: a template
+    loop (`{% for i in range(99999) %}{% for j in range(99999) %}`) cannot run for hours. Python
+    runs signal handlers in the main thread only; elsewhere (no caller renders there) it does
+    nothing. The exception is raised where the template is, so its error names the line."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+    seconds = limits.MAX_TEMPLATE_SECONDS if seconds is None else seconds
+
+    def expired(signum: int, frame: Any) -> None:
+        raise TemplateTimeout(
+            f"the template ran for more than {seconds} s (the limit of one template render); refused"
+        )
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def sandboxed_environment(
