@@ -14,15 +14,14 @@ import math
 import re
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sized
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import simpleeval
 
 from .model import Card, Game, Row, Unknown
-from .safety.limits import MAX_CHECK_STEPS, MAX_NUMBER_BITS
+from .safety.budget import Spent, budget_spent, charge, own_budget_unless_shared, walks
+from .safety.limits import MAX_NUMBER_BITS
 
 MAX_POWER = 1_000  # keep `10 ** 10 ** 10` out
 
@@ -36,64 +35,11 @@ class ExpressionError(Exception):
 
 
 class BudgetExceeded(ExpressionError):
-    """The expressions of one run have done all the work they may (MAX_CHECK_STEPS)."""
+    """The expressions of one run have done all the work they may (safety/budget.py)."""
 
-    def __init__(self, repeated: bool) -> None:
-        super().__init__(
-            f"the declared checks, computed columns and filters together need more than "
-            f"{MAX_CHECK_STEPS} evaluation steps (the limit of check work per run); refused"
-        )
-        self.repeated = repeated
-
-
-class _Budget:
-    """What the expressions of one run may still do, in steps (safety/limits.py)."""
-
-    def __init__(self, steps: int) -> None:
-        self.left = steps
-        self.spent = False
-
-    def charge(self, steps: int) -> None:
-        self.left -= steps
-        if self.left < 0:
-            repeated, self.spent = self.spent, True
-            raise BudgetExceeded(repeated)
-
-
-_BUDGET: ContextVar[_Budget | None] = ContextVar("deckwright_check_budget", default=None)
-
-
-@contextmanager
-def work_budget(steps: int = MAX_CHECK_STEPS) -> Iterator[None]:
-    """Every expression evaluated inside shares one budget of `steps` (a whole validate of a
-    game); outside any, each expression has a budget of its own."""
-    token = _BUDGET.set(_Budget(steps))
-    try:
-        yield
-    finally:
-        _BUDGET.reset(token)
-
-
-def budget_spent() -> bool:
-    """Whether the run's budget is spent: a caller looping over many items stops early."""
-    budget = _BUDGET.get()
-    return budget is not None and budget.spent
-
-
-def _charge(steps: int) -> None:
-    budget = _BUDGET.get()
-    if budget is not None:
-        budget.charge(steps)
-
-
-def _walks(function: Callable[..., Any]) -> Callable[..., Any]:
-    """`function`, charged one step per item of each argument it walks through."""
-
-    def charged(*args: Any, **kwargs: Any) -> Any:
-        _charge(sum(len(a) for a in args if isinstance(a, Sized) and not isinstance(a, str)) + 1)
-        return function(*args, **kwargs)
-
-    return charged
+    def __init__(self, spent: Spent) -> None:
+        super().__init__(str(spent))
+        self.repeated = spent.repeated
 
 
 class UnknownTouched(Exception):
@@ -194,7 +140,7 @@ def _range(*args: int) -> range:
     r = range(*args)
     if len(r) > MAX_RANGE:
         raise ExpressionError(f"range of {len(r)} items is too long (at most {MAX_RANGE})")
-    _charge(len(r))
+    charge(len(r))
     return r
 
 
@@ -208,22 +154,22 @@ def _tally(items: Iterable[Any]) -> dict[Any, int]:
 
 BASE_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "len": len,
-    "sum": _walks(sum),
-    "min": _walks(min),
-    "max": _walks(max),
-    "all": _walks(all),
-    "any": _walks(any),
+    "sum": walks(sum),
+    "min": walks(min),
+    "max": walks(max),
+    "all": walks(all),
+    "any": walks(any),
     "abs": abs,
-    "sorted": _walks(sorted),
-    "set": _walks(set),
-    "list": _walks(list),
+    "sorted": walks(sorted),
+    "set": walks(set),
+    "list": walks(list),
     "range": _range,
     "int": int,
     "str": str,
     "ceil": math.ceil,
     "floor": math.floor,
     "round": round,
-    "tally": _walks(_tally),
+    "tally": walks(_tally),
     "known": _known,
 }
 
@@ -264,7 +210,7 @@ class _Evaluator(simpleeval.EvalWithCompoundTypes):
     """simpleeval, charging one step of the run's budget for every node it evaluates."""
 
     def _eval(self, node: ast.AST) -> Any:
-        _charge(1)
+        charge(1)
         return super()._eval(node)
 
 
@@ -272,7 +218,8 @@ def evaluate(
     expression: str, names: Mapping[str, Any], functions: Mapping[str, Callable] | None = None
 ) -> Any:
     """Evaluate `expression`; raises ExpressionError or UnknownTouched."""
-    _charge(1)  # a spent budget refuses at once, before parsing
+    if budget_spent():  # refused at once, before parsing
+        raise BudgetExceeded(Spent(repeated=True))
     operators = dict(simpleeval.DEFAULT_OPERATORS)
     operators[ast.Pow] = _power
     operators[ast.Mult] = _multiply
@@ -282,13 +229,14 @@ def evaluate(
         functions={**BASE_FUNCTIONS, **(functions or {})},
         names=dict(names),
     )
-    own = _BUDGET.set(_Budget(MAX_CHECK_STEPS)) if _BUDGET.get() is None else None
     try:
-        with warnings.catch_warnings():  # "1if x else 2": a SyntaxWarning would print unlocated
-            warnings.simplefilter("ignore", SyntaxWarning)
+        with own_budget_unless_shared(), warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)  # "1if x else 2": it would print unlocated
             return evaluator.eval(expression)
     except (UnknownTouched, ExpressionError):
         raise
+    except Spent as exc:
+        raise BudgetExceeded(exc) from None
     except SyntaxError as exc:
         raise ExpressionError(f"syntax error in expression: {exc.msg}") from None
     except simpleeval.NameNotDefined as exc:
@@ -303,9 +251,6 @@ def evaluate(
         raise ExpressionError(f"expression is too large to evaluate ({type(exc).__name__})") from None
     except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError) as exc:
         raise ExpressionError(f"{type(exc).__name__}: {exc}") from None
-    finally:
-        if own is not None:
-            _BUDGET.reset(own)
 
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
@@ -345,7 +290,7 @@ def game_functions(game: Game) -> dict[str, Callable[..., Any]]:
     }
 
     def _select(type: str | None = None, **where: Any) -> list[Record]:
-        _charge(len(game.cards))
+        charge(len(game.cards))
         if type is not None and type not in game.card_types:
             raise ExpressionError(f"no card type {type!r} (known: {', '.join(game.card_types)})")
         chosen = []

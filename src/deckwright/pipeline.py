@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from .cache import RenderCache, files_digest
 from .diagnostics import Diagnostics
-from .expressions import work_budget
 from .model import Game, Layout
 from .outputs.base import OUTPUT_KINDS, BuildContext, BuildOptions, Output
 from .progress import NoProgress, Progress
@@ -22,6 +21,7 @@ from .project import Project
 from .readers import load_game
 from .readers.layouts import read_layouts
 from .render.fonts import FontRegistry, activate, load_registry
+from .safety.budget import work_budget
 from .source import ParseCache
 from .validate import validate_game
 from .writer import Writer

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..diagnostics import Diagnostics
-from ..expressions import work_budget
 from ..model import Acknowledgement, Game
 from ..readers.acknowledged import ACKNOWLEDGED_FILE, read_acknowledged
+from ..safety.budget import work_budget
 from .errata import errata_findings
 from .finding import KINDS, Finding, Report, Side
 from .limits import limit_findings

@@ -8,7 +8,6 @@ from ..diagnostics import Diagnostics, Loc
 from ..expressions import (
     ExpressionError,
     UnknownTouched,
-    budget_spent,
     evaluate,
     format_message,
     game_functions,
@@ -16,6 +15,7 @@ from ..expressions import (
     unwrap,
 )
 from ..model import Check, Game
+from ..safety.budget import budget_spent
 
 
 def run_checks(game: Game, diags: Diagnostics) -> None:
