@@ -108,3 +108,21 @@ def test_a_template_may_still_do_what_the_reference_templates_do(tmp_path) -> No
     assert run.code == 0, run.err
     svg = (game.root / "build" / "mini" / "cards" / "ann-front.svg").read_text(encoding="utf-8")
     assert "<!-- 1 ANN 3 3 -->" in svg
+
+
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ("{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}", ("calls itself without end",)),
+        ("{{ 1 / 0 }}", ("ZeroDivisionError",)),
+        ("{% if font_css %}{{ [].pop() }}{% endif %}", ("IndexError",)),
+    ],
+)
+def test_a_failing_rulebook_template_is_a_located_error(tmp_path, body, words) -> None:
+    game = Hostile(tmp_path)
+    (game.folder / "rulebook").mkdir()
+    game.write("rulebook/01-rules.md", "# Rules\n\nPlay {card:ann}.\n")
+    (game.templates / "rulebook.html.j2").write_text(f"<html>\n{body}\n</html>\n", encoding="utf-8")
+    run = game.run("build", "mini", "--only", "rulebook")  # before: "internal error"
+    assert run.code == 1
+    error_at(run, "templates/mini/rulebook.html.j2:", "rulebook template", *words)

@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostics, Loc
 from ..model import Game
 from ..project import Project
 from ..render.fonts import SLOTS, load_registry
-from ..safety.templates import deadline, sandboxed_environment
+from ..safety.templates import render, sandboxed_environment
 from .base import BuildContext, Output
 
 TEMPLATE = "_shared/check.html.j2"
@@ -46,14 +46,14 @@ def check_page(project: Project, game: Game, report: Report, diags: Diagnostics)
         [project.templates_dir], project.display, autoescape=True, undefined=StrictUndefined
     )
     try:
-        with deadline():  # a template loop cannot run for hours
-            html = env.get_template(TEMPLATE).render(
-                game=game.info,
-                report=report,
-                kinds=[(kind, TITLES[kind], found) for kind, found in report.by_kind().items()],
-                side_html=side_html,
-                font_css=Markup(_font_css(project, game)),
-            )
+        html = render(  # within the time limit; any failure a TemplateError
+            env.get_template(TEMPLATE),
+            game=game.info,
+            report=report,
+            kinds=[(kind, TITLES[kind], found) for kind, found in report.by_kind().items()],
+            side_html=side_html,
+            font_css=Markup(_font_css(project, game)),
+        )
     except TemplateError as exc:
         diags.error(Loc(project.display(project.templates_dir / TEMPLATE)), f"check page template: {exc}")
         return None

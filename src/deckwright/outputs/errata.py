@@ -29,7 +29,7 @@ from ..project import Project
 from ..render.documents import font_faces, source_date
 from ..render.fonts import load_registry
 from ..safety.csvsafe import csv_bytes
-from ..safety.templates import deadline, sandboxed_environment
+from ..safety.templates import render, sandboxed_environment
 from .base import BuildContext, Output
 
 if TYPE_CHECKING:
@@ -199,16 +199,16 @@ def errata_pdf(
     )
     where = Loc(project.display(project.templates_dir / TEMPLATE))
     try:
-        with deadline():  # a template loop cannot run for hours
-            html = env.get_template(TEMPLATE).render(
-                info=game.info,
-                rows=rows,
-                tables=list(dict.fromkeys(r.table for r in rows)),
-                notes=list(dict.fromkeys(r.change_note for r in rows if r.change_note)),
-                candidates=[r for r in rows if r.reprint],
-                date=source_date(),
-                font_css=Markup(font_css),
-            )
+        html = render(  # within the time limit; any failure a TemplateError
+            env.get_template(TEMPLATE),
+            info=game.info,
+            rows=rows,
+            tables=list(dict.fromkeys(r.table for r in rows)),
+            notes=list(dict.fromkeys(r.change_note for r in rows if r.change_note)),
+            candidates=[r for r in rows if r.reprint],
+            date=source_date(),
+            font_css=Markup(font_css),
+        )
     except TemplateError as exc:
         diags.error(where, f"errata template: {exc}")
         return None

@@ -36,7 +36,7 @@ from ..render.prose import Prose, render_prose
 from ..render.webfonts import woff2_data_url
 from ..safety.containment import ContainmentError, read_contained
 from ..safety.limits import MAX_FILE_BYTES
-from ..safety.templates import deadline, raised_at, sandboxed_environment
+from ..safety.templates import render, sandboxed_environment
 from ..safety.weblinks import remote_css_urls, remote_html_urls, with_no_fetch_policy
 from .base import BuildContext, Output, worker_pool
 
@@ -53,6 +53,21 @@ BOOKLET_CSS = ":root { --body-size: 9.6pt; } @page { margin: 15mm 13mm 15mm 13mm
 
 
 def build(ctx: BuildContext) -> list[Output]:
+    try:
+        return _build(ctx)
+    except TemplateError as exc:  # the page template failing in one of its later renders
+        _template_error(ctx, exc, Path(ctx.project.templates_dir / ctx.game.id / TEMPLATE))
+        return []
+
+
+def _template_error(ctx: BuildContext, exc: TemplateError, fallback: Path) -> None:
+    """A rulebook template error at the file and line it was raised at."""
+    path, line = getattr(exc, "where", None) or (Path(getattr(exc, "filename", None) or fallback), 1)
+    line = getattr(exc, "lineno", None) or line
+    ctx.diags.error(Loc(ctx.project.display(path), line), f"rulebook template: {exc}")
+
+
+def _build(ctx: BuildContext) -> list[Output]:
     game = ctx.game
     if not game.rulebook:
         return []  # a game without cards/<game>/rulebook/ has no rulebook to build
@@ -76,8 +91,7 @@ def build(ctx: BuildContext) -> list[Output]:
     try:
         document = html(print_fonts, page)
     except TemplateError as exc:
-        frame = raised_at(exc) or (Path(template.filename), getattr(exc, "lineno", None) or 1)
-        ctx.diags.error(Loc(ctx.project.display(frame[0]), frame[1]), f"rulebook template: {exc}")
+        _template_error(ctx, exc, Path(template.filename))
         return []
     # What a browser would fetch from the network, found before WeasyPrint draws anything: the
     # page without its fonts (which deckwright embeds itself) holds every URL the game put in.
@@ -160,21 +174,19 @@ def _through(ctx: BuildContext, kind: str, label: str, parts, make) -> bytes:
 
 def _page(template, game: Game, prose: Prose, font_css: str, css: str) -> str:
     info = game.info
-    with deadline():  # a template loop cannot run for hours
-        return template.render(
-            lang="en",
-            info=info,
-            date=source_date(),
-            font_css=Markup(font_css),
-            css=Markup(css),
-            toc=prose.toc,
-            body=prose.html,
-            running_edition=_running_edition(game),
-            meta_line=" · ".join(
-                str(v) for v in (info.version, info.date) if v and not isinstance(v, Unknown)
-            ),
-            players=_players(game),
-        )
+    return render(  # within the time limit; any failure a located TemplateError
+        template,
+        lang="en",
+        info=info,
+        date=source_date(),
+        font_css=Markup(font_css),
+        css=Markup(css),
+        toc=prose.toc,
+        body=prose.html,
+        running_edition=_running_edition(game),
+        meta_line=" · ".join(str(v) for v in (info.version, info.date) if v and not isinstance(v, Unknown)),
+        players=_players(game),
+    )
 
 
 def _remote_media(ctx: BuildContext, page: str, template, prose: Prose) -> bool:

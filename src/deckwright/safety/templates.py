@@ -192,3 +192,29 @@ def raised_at(exc: BaseException) -> tuple[Path, int] | None:
             found = (Path(filename), tb.tb_lineno)
         tb = tb.tb_next
     return found
+
+
+class TemplateFailed(jinja2.TemplateError):
+    """Any error raised while a template ran (a division by zero, endless recursion, the time
+    limit, the sandbox's refusal), with the template file and line it was raised at."""
+
+    def __init__(self, message: str, where: tuple[Path, int] | None) -> None:
+        super().__init__(message)
+        self.where = where
+
+
+def render(template: jinja2.Template, **context: Any) -> str:
+    """`template` rendered within the time limit; any failure is a TemplateFailed (a syntax
+    error found on loading stays a TemplateSyntaxError, which names its own line)."""
+    try:
+        with deadline():
+            return template.render(**context)
+    except jinja2.TemplateSyntaxError:
+        raise
+    except RecursionError:  # its traceback is as deep as the recursion: not walked
+        raise TemplateFailed("the template calls itself without end (recursion)", None) from None
+    except Exception as exc:  # whatever a template raises is the template's to report
+        message = exc.message if isinstance(exc, jinja2.TemplateError) and exc.message else str(exc)
+        if not isinstance(exc, jinja2.TemplateError):
+            message = f"{type(exc).__name__}: {message}"
+        raise TemplateFailed(message, raised_at(exc)) from None
