@@ -4,8 +4,9 @@ Every expensive render (a face's PNG, a PDF, a rulebook) is keyed by a hash of e
 makes it: its SVG or HTML source (which already holds the card data, template, layout and
 style), the shipped fonts, the deckwright version and the kind of render. Same key, same
 bytes: a hit is read back instead of rendered. Blobs live in `build/.cache/`, written
-atomically but not synced to disk, each with a checksum that a torn entry fails (a miss);
-deleting that folder (or `--no-cache`) only costs time.
+atomically but not synced to disk, each signed with this machine's cache key
+(safety/cachekey.py): a torn entry, or one written anywhere else, fails it (a miss); deleting
+that folder (or `--no-cache`) only costs time.
 """
 
 from __future__ import annotations
