@@ -4,8 +4,9 @@ Every expensive render (a face's PNG, a PDF, a rulebook) is keyed by a hash of e
 makes it: its SVG or HTML source (which already holds the card data, template, layout and
 style), the shipped fonts, the deckwright version and the kind of render. Same key, same
 bytes: a hit is read back instead of rendered. Blobs live in `build/.cache/`, written
-atomically but not synced to disk, each with a checksum that a torn entry fails (a miss);
-deleting that folder (or `--no-cache`) only costs time.
+atomically but not synced to disk, each signed with this machine's cache key
+(safety/cachekey.py): a torn entry, or one written anywhere else, fails it (a miss); deleting
+that folder (or `--no-cache`) only costs time.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import hmac
+import io
 import pickle
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .safety.cachekey import machine_key
 from .writer import Writer
 
 
@@ -32,17 +36,23 @@ def code_version() -> str:
 
 
 def checked(data: bytes) -> bytes:
-    """`data` with its checksum appended: a cache entry that a crash left torn or empty (cache
-    files are not synced to disk) reads back as a miss, never as wrong bytes."""
-    return data + hashlib.blake2b(data, digest_size=CHECKSUM_BYTES).digest()
+    """`data` with its signature appended: a keyed digest under this machine's cache key
+    (safety/cachekey.py). An entry that a crash left torn or empty (cache files are not synced
+    to disk), or that was written anywhere else, reads back as a miss, never as wrong bytes or
+    as a pickle from someone else."""
+    return data + _signature(data)
 
 
 def unchecked(entry: bytes) -> bytes | None:
-    """The data of a `checked` entry, or None when it does not match its checksum."""
+    """The data of a `checked` entry, or None when it does not match its signature."""
     if len(entry) < CHECKSUM_BYTES:
         return None
     data, checksum = entry[:-CHECKSUM_BYTES], entry[-CHECKSUM_BYTES:]
-    return data if hashlib.blake2b(data, digest_size=CHECKSUM_BYTES).digest() == checksum else None
+    return data if hmac.compare_digest(_signature(data), checksum) else None
+
+
+def _signature(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=CHECKSUM_BYTES, key=machine_key()).digest()
 
 
 CHECKSUM_BYTES = 16
@@ -120,8 +130,10 @@ class RenderCache:
 
 
 class PickleStore:
-    """Python values kept in a folder between builds, as checked pickles (trusted like the rest
-    of build/). A value that is missing, torn or unreadable reads as None; one that cannot be
+    """Python values kept in a folder between builds, as pickles signed with this machine's
+    cache key (`checked`): an entry from elsewhere is never unpickled. As a second wall, only
+    deckwright's own data classes and plain values may be rebuilt from a pickle (`_DataOnly`).
+    A value that is missing, torn, foreign or unreadable reads as None; one that cannot be
     written is not kept: either only costs the work of making it again."""
 
     def __init__(self, folder: Path) -> None:
@@ -130,7 +142,7 @@ class PickleStore:
     def get(self, name: str) -> Any | None:
         try:
             data = unchecked((self.folder / name).read_bytes())
-            return pickle.loads(data) if data is not None else None
+            return _DataOnly(io.BytesIO(data)).load() if data is not None else None
         except Exception:  # unreadable, or a pickle of something that no longer loads
             return None
 
@@ -138,3 +150,25 @@ class PickleStore:
         with contextlib.suppress(OSError):
             data = checked(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
             Writer(self.folder, durable=False).write_bytes(name, data)
+
+
+class _DataOnly(pickle.Unpickler):
+    """An unpickler that rebuilds deckwright's data classes (YMap, Loc, Rendered ...) and
+    nothing else: no function, no class of another module, so even a pickle that carried a
+    valid signature could not call anything."""
+
+    ALLOWED = frozenset(
+        {
+            ("deckwright.source", "YMap"),
+            ("deckwright.source", "YList"),
+            ("deckwright.diagnostics", "Loc"),
+            ("deckwright.render.card.template", "Rendered"),
+            ("deckwright.render.card.template", "Problem"),
+            ("deckwright.render.card.facecache", "_Entry"),
+        }
+    )
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in self.ALLOWED:
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not a cache data class")

@@ -20,12 +20,26 @@ from typing import Any
 import simpleeval
 
 from .model import Card, Game, Row, Unknown
+from .safety.budget import Spent, budget_spent, charge, own_budget_unless_shared, walks
+from .safety.limits import MAX_NUMBER_BITS
 
 MAX_POWER = 1_000  # keep `10 ** 10 ** 10` out
 
 
 class ExpressionError(Exception):
     """The expression is malformed or failed; `message` is for the designer."""
+
+    # True for the repeats of an error that must be reported once (a spent work budget):
+    # a caller that sees it reports nothing.
+    repeated = False
+
+
+class BudgetExceeded(ExpressionError):
+    """The expressions of one run have done all the work they may (safety/budget.py)."""
+
+    def __init__(self, spent: Spent) -> None:
+        super().__init__(str(spent))
+        self.repeated = spent.repeated
 
 
 class UnknownTouched(Exception):
@@ -126,6 +140,7 @@ def _range(*args: int) -> range:
     r = range(*args)
     if len(r) > MAX_RANGE:
         raise ExpressionError(f"range of {len(r)} items is too long (at most {MAX_RANGE})")
+    charge(len(r))
     return r
 
 
@@ -139,49 +154,89 @@ def _tally(items: Iterable[Any]) -> dict[Any, int]:
 
 BASE_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "len": len,
-    "sum": sum,
-    "min": min,
-    "max": max,
-    "all": all,
-    "any": any,
+    "sum": walks(sum),
+    "min": walks(min),
+    "max": walks(max),
+    "all": walks(all),
+    "any": walks(any),
     "abs": abs,
-    "sorted": sorted,
-    "set": set,
-    "list": list,
+    "sorted": walks(sorted),
+    "set": walks(set),
+    "list": walks(list),
     "range": _range,
     "int": int,
     "str": str,
     "ceil": math.ceil,
     "floor": math.floor,
     "round": round,
-    "tally": _tally,
+    "tally": walks(_tally),
     "known": _known,
 }
+
+
+def _too_big(bits: int) -> ExpressionError:
+    return ExpressionError(
+        f"the result would have about {bits} bits, above the limit of {MAX_NUMBER_BITS} "
+        "(the limit of whole numbers in expressions)"
+    )
 
 
 def _power(a: Any, b: Any) -> Any:
     if abs(b) > MAX_POWER:
         raise ExpressionError(f"exponent {b} is too large")
+    # each power is allowed on its own; a chain ((10 ** 999) ** 999) ** 999 is stopped by size
+    if isinstance(a, int) and isinstance(b, int) and b > 0 and abs(a) > 1:
+        bits = a.bit_length() * b
+        if bits > MAX_NUMBER_BITS:
+            raise _too_big(bits)
     return a**b
+
+
+def _multiply(a: Any, b: Any) -> Any:
+    if isinstance(a, int) and isinstance(b, int):
+        bits = a.bit_length() + b.bit_length()
+        if bits > MAX_NUMBER_BITS:
+            raise _too_big(bits)
+    return simpleeval.safe_mult(a, b)
+
+
+def _shift(a: Any, b: Any) -> Any:
+    if isinstance(a, int) and isinstance(b, int) and a.bit_length() + b > MAX_NUMBER_BITS:
+        raise _too_big(a.bit_length() + b)
+    return simpleeval.safe_lshift(a, b)
+
+
+class _Evaluator(simpleeval.EvalWithCompoundTypes):
+    """simpleeval, charging one step of the run's budget for every node it evaluates."""
+
+    def _eval(self, node: ast.AST) -> Any:
+        charge(1)
+        return super()._eval(node)
 
 
 def evaluate(
     expression: str, names: Mapping[str, Any], functions: Mapping[str, Callable] | None = None
 ) -> Any:
     """Evaluate `expression`; raises ExpressionError or UnknownTouched."""
+    if budget_spent():  # refused at once, before parsing
+        raise BudgetExceeded(Spent(repeated=True))
     operators = dict(simpleeval.DEFAULT_OPERATORS)
     operators[ast.Pow] = _power
-    evaluator = simpleeval.EvalWithCompoundTypes(
+    operators[ast.Mult] = _multiply
+    operators[ast.LShift] = _shift
+    evaluator = _Evaluator(
         operators=operators,
         functions={**BASE_FUNCTIONS, **(functions or {})},
         names=dict(names),
     )
     try:
-        with warnings.catch_warnings():  # "1if x else 2": a SyntaxWarning would print unlocated
-            warnings.simplefilter("ignore", SyntaxWarning)
+        with own_budget_unless_shared(), warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)  # "1if x else 2": it would print unlocated
             return evaluator.eval(expression)
     except (UnknownTouched, ExpressionError):
         raise
+    except Spent as exc:
+        raise BudgetExceeded(exc) from None
     except SyntaxError as exc:
         raise ExpressionError(f"syntax error in expression: {exc.msg}") from None
     except simpleeval.NameNotDefined as exc:
@@ -235,6 +290,7 @@ def game_functions(game: Game) -> dict[str, Callable[..., Any]]:
     }
 
     def _select(type: str | None = None, **where: Any) -> list[Record]:
+        charge(len(game.cards))
         if type is not None and type not in game.card_types:
             raise ExpressionError(f"no card type {type!r} (known: {', '.join(game.card_types)})")
         chosen = []

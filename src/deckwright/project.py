@@ -42,9 +42,10 @@ class Project:
         return own if own.is_dir() else self.templates_dir / game_id
 
     def display(self, path: Path) -> str:
-        """A path as messages show it: relative to the project when inside it."""
+        """A path as messages show it: relative to the project when inside it. A link is shown
+        by its own name, not by where it leads."""
         try:
-            return str(path.resolve().relative_to(self.root.resolve()))
+            return str((path.parent.resolve() / path.name).relative_to(self.root.resolve()))
         except ValueError:
             return str(path)
 

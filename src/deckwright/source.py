@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,9 @@ from yaml.reader import ReaderError
 
 from .cache import PickleStore, code_version, digest
 from .diagnostics import Loc
+from .safety.containment import ContainmentError, read_contained
+from .safety.limits import MAX_FILE_BYTES
 
-MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_NODES = 200_000  # constructed values per file, aliases counted each time they expand
 MAX_DEPTH = 64
 MAX_SCALAR_CHARS = 100_000
@@ -299,20 +301,19 @@ class ParseCache:
         return value
 
 
-def load(path: Path, display: str | None = None, cache: ParseCache | None = None) -> Any:
-    """Read and parse a YAML file; `display` is the path shown in messages."""
+def load(
+    path: Path,
+    display: str | None = None,
+    cache: ParseCache | None = None,
+    roots: Iterable[Path] | None = None,
+) -> Any:
+    """Read and parse a YAML file; `display` is the path shown in messages. The file must lie
+    (links followed) inside `roots`, by default the folder that holds it (safety/containment.py)."""
     shown = display or str(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise SourceError(Loc(shown), f"file is larger than {MAX_FILE_BYTES} bytes; refused")
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise SourceError(Loc(shown), "file not found") from None
-    except IsADirectoryError:
-        raise SourceError(Loc(shown), "is a directory, not a file") from None
-    except OSError as exc:
-        raise SourceError(Loc(shown), f"cannot read file: {exc.strerror}") from None
+        raw = read_contained(path, roots or (path.parent,), MAX_FILE_BYTES, shown)
+    except ContainmentError as exc:
+        raise SourceError(exc.loc, exc.message.removeprefix(f"{shown}: ")) from None
     if cache is not None:
         return cache.load(raw, shown)
     return loads(_decode(raw, shown), shown)

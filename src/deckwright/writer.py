@@ -6,6 +6,9 @@ import os
 import tempfile
 from pathlib import Path
 
+NAME_MAX = 255  # bytes of one file name, on the file systems a build folder lives on
+TEMP_NAME_EXTRA = 32  # what a temp file's name adds to its file's: `.`, `.PID.XXXXXXXX.tmp`
+
 
 class WriteError(Exception):
     pass
@@ -25,6 +28,19 @@ class Writer:
         if path != self.root and self.root not in path.parents:
             raise WriteError(f"refusing to write {relative!s}: it is outside {self.root}")
         return path
+
+    def unwritable(self, relative: str | Path) -> str | None:
+        """Why `relative` could not be written, found before anything is: a build checks every
+        name first, so that it never fails half-way with some files already replaced."""
+        try:
+            path = self.target(relative)
+        except WriteError as exc:
+            return str(exc)
+        for part in path.relative_to(self.root).parts:
+            # the temp file beside it is `.NAME.PID.XXXXXXXX.tmp`
+            if len(os.fsencode(part)) + TEMP_NAME_EXTRA > NAME_MAX:
+                return f"the file name {part[:40]}... is too long ({len(os.fsencode(part))} bytes)"
+        return None
 
     def write_bytes(self, relative: str | Path, data: bytes) -> Path:
         """Write `data` so that readers see the old file or the new one, never a part."""

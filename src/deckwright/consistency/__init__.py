@@ -15,6 +15,7 @@ from pathlib import Path
 from ..diagnostics import Diagnostics
 from ..model import Acknowledgement, Game
 from ..readers.acknowledged import ACKNOWLEDGED_FILE, read_acknowledged
+from ..safety.budget import work_budget
 from .errata import errata_findings
 from .finding import KINDS, Finding, Report, Side
 from .limits import limit_findings
@@ -68,4 +69,5 @@ def _stale(ack: Acknowledgement) -> Finding:
 def run(game: Game, diags: Diagnostics, display: Callable[[Path], str] = str) -> Report:
     """Read the game's acknowledged.yaml, then check the game."""
     acknowledgements = read_acknowledged(game.folder, diags, display)
-    return check(game, acknowledgements, diags)
+    with work_budget():  # one budget for every expression the check evaluates
+        return check(game, acknowledgements, diags)

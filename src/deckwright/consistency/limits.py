@@ -75,7 +75,8 @@ def _at_most(game: Game, spec: LimitSpec, diags: Diagnostics) -> dict[str, int] 
             try:
                 value = evaluate(value, {}, functions)
             except (ExpressionError, UnknownTouched) as exc:
-                diags.error(spec.loc, f"limit at_most.{type_id}: {exc}")
+                if not getattr(exc, "repeated", False):  # a spent work budget is reported once
+                    diags.error(spec.loc, f"limit at_most.{type_id}: {exc}")
                 return None
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             diags.error(spec.loc, f"limit at_most.{type_id} must give a whole number >= 0, gave {value!r}")

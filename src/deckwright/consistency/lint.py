@@ -30,6 +30,8 @@ DANGLING = frozenset(_DANGLING_WORDS.split())
 _CLOSED_SENTENCE = re.compile(r"[a-z]{2}[.!?][\"”’)]?\s+[“\"(]?[A-Z]")
 _DOUBLE_SPACE = re.compile(r"(?<=\S) {2,}(?=\S)")
 PAIRS = {"(": ")", "[": "]", "{": "}", "“": "”"}
+# Unmatched brackets reported one by one in a text; the first finding counts them all.
+MAX_UNMATCHED = 10
 
 
 def lint_findings(game: Game) -> list[Finding]:
@@ -96,11 +98,14 @@ def _unmatched(text: Text) -> Iterator[Finding]:
     straight = [i for i, ch in enumerate(text.text) if ch == '"']
     if len(straight) % 2:
         bad.append(('"', straight[-1]))
-    for ch, i in sorted(bad, key=lambda b: b[1]):
+    bad.sort(key=lambda b: b[1])
+    for n, (ch, i) in enumerate(bad[:MAX_UNMATCHED]):
+        many = n == 0 and len(bad) > MAX_UNMATCHED  # the first says how many; ten are shown
         yield Finding(
             kind="lint",
             key=f"unmatched {ch} {text.place}",
-            message=f"{text.label}: unmatched {ch} at “{_around(text.text, i)}”",
+            message=f"{text.label}: unmatched {ch} at “{_around(text.text, i)}”"
+            + (f" ({len(bad)} unmatched brackets or quotes in this text)" if many else ""),
             sides=(text.side(((i, i + 1),)),),
         )
 

@@ -7,6 +7,8 @@ named `note`) and the notes of unknown values are not game text and are never ch
 
 from __future__ import annotations
 
+import functools
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +16,8 @@ from typing import Any
 
 from ..diagnostics import Loc
 from ..model import Card, FieldSpec, Game, Row, Table
+from ..safety.containment import ContainmentError, read_contained
+from ..safety.limits import MAX_FILE_BYTES
 from .finding import Side
 
 TEXT_TYPES = ("text", "str")
@@ -34,9 +38,9 @@ class Text:
     def loc_at(self, offset: int) -> Loc:
         """The line of a character of the text: a block scalar (`|-`) starts on the next line."""
         try:
-            lines = (self.folder / Path(self.loc.path).name).read_text(encoding="utf-8").splitlines()
+            lines = _file_lines(self.folder / Path(self.loc.path).name)
             start = lines[self.loc.line - 1][self.loc.col - 1 :]
-        except (OSError, UnicodeDecodeError, IndexError):
+        except (OSError, UnicodeDecodeError, IndexError, ContainmentError):
             return self.loc
         if start[:1] in ("|", ">"):
             return Loc(self.loc.path, self.loc.line + 1 + self.text.count("\n", 0, offset), 1)
@@ -45,6 +49,19 @@ class Text:
     def side(self, marks: tuple[tuple[int, int], ...] = ()) -> Side:
         """This text as one side of a finding, at the line of its first mark."""
         return Side(self.label, self.loc_at(marks[0][0] if marks else 0), self.text, marks)
+
+
+def _file_lines(path: Path) -> tuple[str, ...]:
+    """The lines of a game file, read once however many findings ask (a text with 100 000
+    findings must not read its file 100 000 times); a changed file (`watch`) is read again."""
+    info = os.stat(path)
+    return _lines_of(str(path), info.st_mtime_ns, info.st_size)
+
+
+@functools.lru_cache(maxsize=16)
+def _lines_of(path: str, mtime_ns: int, size: int) -> tuple[str, ...]:
+    raw = read_contained(Path(path), [Path(path).parent], MAX_FILE_BYTES, path)
+    return tuple(raw.decode("utf-8").splitlines())
 
 
 def card_label(card: Card) -> str:

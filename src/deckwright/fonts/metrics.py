@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..model import frozen_map
+from ..safety.containment import read_contained
+from ..safety.limits import MAX_FONT_BYTES
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +81,8 @@ def _open(path: Path):
     """A parsed font, read into memory (no file handle stays open)."""
     from fontTools.ttLib import TTFont  # imported late: keeps fontTools out of start-up
 
-    return TTFont(io.BytesIO(path.read_bytes()), lazy=True)
+    # a regular file at most MAX_FONT_BYTES, counted as read (the registry checked the rest)
+    return TTFont(io.BytesIO(read_contained(path, [path.parent], MAX_FONT_BYTES, str(path))), lazy=True)
 
 
 def describe_chars(chars: tuple[str, ...] | str) -> str:

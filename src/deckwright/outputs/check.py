@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
+from jinja2 import StrictUndefined, TemplateError
 from markupsafe import Markup, escape
 
 from .. import consistency
@@ -22,6 +22,7 @@ from ..diagnostics import Diagnostics, Loc
 from ..fonts.registry import SLOTS, FontRegistry
 from ..model import Game
 from ..project import Project
+from ..safety.templates import render, sandboxed_environment
 
 TEMPLATE = "_shared/check.html.j2"
 FAMILIES = ("Linux Libertine O", "Inter", "DejaVu Sans Mono")
@@ -43,11 +44,12 @@ def build(ctx: BuildContext) -> list[Output]:
 def check_page(
     project: Project, game: Game, report: Report, fonts: FontRegistry, diags: Diagnostics
 ) -> bytes | None:
-    env = Environment(
-        loader=FileSystemLoader(str(project.templates_dir)), autoescape=True, undefined=StrictUndefined
+    env = sandboxed_environment(
+        [project.templates_dir], project.display, autoescape=True, undefined=StrictUndefined
     )
     try:
-        html = env.get_template(TEMPLATE).render(
+        html = render(  # within the time limit; any failure a TemplateError
+            env.get_template(TEMPLATE),
             game=game.info,
             report=report,
             kinds=[(kind, TITLES[kind], found) for kind, found in report.by_kind().items()],

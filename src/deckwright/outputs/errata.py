@@ -14,12 +14,10 @@ timestamps are pinned, and the only dates written are SOURCE_DATE_EPOCH's, when 
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
+from jinja2 import StrictUndefined, TemplateError
 from markupsafe import Markup
 
 from ..consistency.errata import Erratum, errata
@@ -31,6 +29,8 @@ from ..fonts.registry import FontRegistry
 from ..model import Game, Unknown
 from ..project import Project
 from ..render.document.documents import font_faces, source_date
+from ..safety.csvsafe import csv_bytes
+from ..safety.templates import render, sandboxed_environment
 
 if TYPE_CHECKING:
     from ..cache import RenderCache
@@ -125,28 +125,32 @@ def _official(game: Game, entry: Erratum) -> tuple[str | None, str, bool]:
 
 
 def errata_csv(rows: list[Line]) -> bytes:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for r in rows:
-        writer.writerow(
-            [
-                r.table,
-                r.card,
-                r.card_ids,
-                r.number,
-                r.printed,
-                r.current,
-                r.change,
-                "yes" if r.reprint else "no",
-                r.official,
-            ]
-        )
-    return out.getvalue().encode("utf-8")
+    lines = (
+        [
+            r.table,
+            r.card,
+            r.card_ids,
+            r.number,
+            r.printed,
+            r.current,
+            r.change,
+            "yes" if r.reprint else "no",
+            r.official,
+        ]
+        for r in rows
+    )
+    return csv_bytes([CSV_COLUMNS, *lines])  # cells a spreadsheet would evaluate are neutralised
 
 
 def _cell(text: str) -> str:
-    return " ".join(text.replace("\\", "\\\\").replace("|", "\\|").split())
+    return _md_text(" ".join(text.replace("\\", "\\\\").replace("|", "\\|").split()))
+
+
+def _md_text(text: str) -> str:
+    """Data as Markdown shows it, never as HTML: a `<` or `>` from the data is an entity, so
+    `<img src=...>` or `<script>` in a card's text stays text in any Markdown viewer; and no
+    `![image](url)` a viewer would fetch."""
+    return text.replace("<", "&lt;").replace(">", "&gt;").replace("![", "!\\[")
 
 
 def _md_row(*cells: str) -> str:
@@ -154,14 +158,14 @@ def _md_row(*cells: str) -> str:
 
 
 def errata_md(game: Game, rows: list[Line]) -> bytes:
-    md = [f"# {game.info.name} — Errata", ""]
+    md = [f"# {_md_text(game.info.name)} — Errata", ""]
     for table in dict.fromkeys(r.table for r in rows):
-        md += [f"## {table}", "", _md_row("Card", "No.", "Printed text", "Current text", "Change")]
+        md += [f"## {_md_text(table)}", "", _md_row("Card", "No.", "Printed text", "Current text", "Change")]
         md.append("|---|---|---|---|---|")
         group = [r for r in rows if r.table == table]
         md += [_md_row(r.card, r.number, r.printed, r.current, r.change) for r in group]
         notes = dict.fromkeys(r.change_note for r in group if r.change_note)
-        md += [""] + [f"Change “unknown”: {note}" for note in notes] + ([""] if notes else [])
+        md += [""] + [f"Change “unknown”: {_md_text(note)}" for note in notes] + ([""] if notes else [])
     candidates = [r for r in rows if r.reprint]
     md += ["## Reprint candidates", ""]
     if not candidates:
@@ -191,12 +195,13 @@ def errata_pdf(
     """The errata as a PDF (None when the template fails: reported in `diags`); through `cache`
     when given, so a rebuild that leaves the errata as they were does not draw them again."""
     font_css, _ = font_faces(fonts, FAMILIES, lambda path: path.as_uri())
-    env = Environment(
-        loader=FileSystemLoader(str(project.templates_dir)), autoescape=True, undefined=StrictUndefined
+    env = sandboxed_environment(
+        [project.templates_dir], project.display, autoescape=True, undefined=StrictUndefined
     )
     where = Loc(project.display(project.templates_dir / TEMPLATE))
     try:
-        html = env.get_template(TEMPLATE).render(
+        html = render(  # within the time limit; any failure a TemplateError
+            env.get_template(TEMPLATE),
             info=game.info,
             rows=rows,
             tables=list(dict.fromkeys(r.table for r in rows)),

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound
+from jinja2 import StrictUndefined, TemplateError, TemplateNotFound
 from markupsafe import Markup
 
 from ..context.base import BuildContext, Output, worker_pool
@@ -35,6 +35,10 @@ from ..render.document.documents import (
 )
 from ..render.document.prose import Prose, render_prose
 from ..render.document.webfonts import woff2_data_url
+from ..safety.containment import ContainmentError, read_contained
+from ..safety.limits import MAX_FILE_BYTES
+from ..safety.templates import render, sandboxed_environment
+from ..safety.weblinks import remote_css_urls, remote_html_urls, with_no_fetch_policy
 
 SHARED = "_shared"
 TEMPLATE = "rulebook.html.j2"
@@ -49,6 +53,21 @@ BOOKLET_CSS = ":root { --body-size: 9.6pt; } @page { margin: 15mm 13mm 15mm 13mm
 
 
 def build(ctx: BuildContext) -> list[Output]:
+    try:
+        return _build(ctx)
+    except TemplateError as exc:  # the page template failing in one of its later renders
+        _template_error(ctx, exc, Path(ctx.project.templates_dir / ctx.game.id / TEMPLATE))
+        return []
+
+
+def _template_error(ctx: BuildContext, exc: TemplateError, fallback: Path) -> None:
+    """A rulebook template error at the file and line it was raised at."""
+    path, line = getattr(exc, "where", None) or (Path(getattr(exc, "filename", None) or fallback), 1)
+    line = getattr(exc, "lineno", None) or line
+    ctx.diags.error(Loc(ctx.project.display(path), line), f"rulebook template: {exc}")
+
+
+def _build(ctx: BuildContext) -> list[Output]:
     game = ctx.game
     if not game.rulebook:
         return []  # a game without cards/<game>/rulebook/ has no rulebook to build
@@ -72,8 +91,11 @@ def build(ctx: BuildContext) -> list[Output]:
     try:
         document = html(print_fonts, page)
     except TemplateError as exc:
-        where = Loc(ctx.project.display(Path(template.filename)), getattr(exc, "lineno", None) or 1)
-        ctx.diags.error(where, f"rulebook template: {exc}")
+        _template_error(ctx, exc, Path(template.filename))
+        return []
+    # What a browser would fetch from the network, found before WeasyPrint draws anything: the
+    # page without its fonts (which deckwright embeds itself) holds every URL the game put in.
+    if _remote_media(ctx, html("", page), template, prose):
         return []
     roots = (project.fonts_dir, project.templates_dir)
     base = project.templates_dir / game.id
@@ -96,7 +118,7 @@ def build(ctx: BuildContext) -> list[Output]:
         outputs = [Output("rulebook.pdf", pdf("rulebook", document))]
         progress.advance()
         web_fonts, _ = font_faces(registry, families, web_font, pdf_faces(outputs[0].data, registry))
-    outputs.append(Output("rulebook.html", html(web_fonts, page).encode("utf-8")))
+    outputs.append(Output("rulebook.html", with_no_fetch_policy(html(web_fonts, page)).encode("utf-8")))
     progress.advance()
 
     if ctx.options.booklet:
@@ -152,7 +174,8 @@ def _through(ctx: BuildContext, kind: str, label: str, parts, make) -> bytes:
 
 def _page(template, game: Game, prose: Prose, font_css: str, css: str) -> str:
     info = game.info
-    return template.render(
+    return render(  # within the time limit; any failure a located TemplateError
+        template,
         lang="en",
         info=info,
         date=source_date(),
@@ -164,6 +187,27 @@ def _page(template, game: Game, prose: Prose, font_css: str, css: str) -> str:
         meta_line=" · ".join(str(v) for v in (info.version, info.date) if v and not isinstance(v, Unknown)),
         players=_players(game),
     )
+
+
+def _remote_media(ctx: BuildContext, page: str, template, prose: Prose) -> bool:
+    """Report every URL rulebook.html would fetch from the network when opened (an image in
+    the prose, a stylesheet or beacon in the template); True when there is one. Each is
+    located in the chapter that holds it, else in the page template."""
+    found = remote_html_urls(page)
+    for _, _, url in found:
+        where = Loc(ctx.project.display(Path(template.filename)))
+        for chapter in ctx.game.rulebook:
+            at = chapter.text.find(url)
+            if at >= 0:
+                line = chapter.text.count("\n", 0, at) + 1
+                where = Loc(chapter.path, line, at - (chapter.text.rfind("\n", 0, at) + 1) + 1)
+                break
+        ctx.diags.error(
+            where,
+            f"rulebook.html would fetch a remote URL when opened ({url[:80]}); "
+            "use a file of the project or a data: URL",
+        )
+    return bool(found)
 
 
 def _running_edition(game: Game) -> str:
@@ -191,8 +235,9 @@ def _players(game: Game) -> str:
 
 def _template(ctx: BuildContext):
     folder = ctx.project.templates_dir
-    env = Environment(
-        loader=FileSystemLoader(str(folder)),
+    env = sandboxed_environment(
+        [folder],
+        ctx.project.display,
         autoescape=True,
         undefined=StrictUndefined,
         keep_trailing_newline=True,
@@ -207,6 +252,11 @@ def _template(ctx: BuildContext):
             Loc(shown), f"no rulebook template: add {shown} (or templates/{ctx.game.id}/{TEMPLATE})"
         )
         return None
+    except TemplateError as exc:  # a refused file (a link out of templates/, ...) or bad syntax
+        where = getattr(exc, "loc", None) or Loc(ctx.project.display(folder / ctx.game.id / TEMPLATE))
+        line = getattr(exc, "lineno", None) or where.line
+        ctx.diags.error(Loc(where.path, line), f"rulebook template: {exc}")
+        return None
 
 
 def _stylesheets(ctx: BuildContext) -> str | None:
@@ -215,10 +265,28 @@ def _stylesheets(ctx: BuildContext) -> str | None:
     if not shared.is_file():
         ctx.diags.error(Loc(ctx.project.display(shared)), "the shared rulebook stylesheet is missing")
         return None
-    sheets = [shared.read_text(encoding="utf-8")]
+    sheets = []
     own = folder / ctx.game.id / STYLESHEET
-    if own.is_file():
-        sheets.append(own.read_text(encoding="utf-8"))
+    for path in (shared, own) if own.exists() or own.is_symlink() else (shared,):
+        shown = ctx.project.display(path)
+        try:  # inside templates/ (links followed), a regular file, at most MAX_FILE_BYTES
+            text = read_contained(path, [folder], MAX_FILE_BYTES, shown).decode("utf-8")
+        except ContainmentError as exc:
+            ctx.diags.error(exc.loc, f"rulebook stylesheet {exc.message}")
+            return None
+        except UnicodeDecodeError:
+            ctx.diags.error(Loc(shown), "rulebook stylesheet is not valid UTF-8")
+            return None
+        remote = remote_css_urls(text)
+        for line, col, url in remote:
+            ctx.diags.error(
+                Loc(shown, line, col),
+                f"rulebook stylesheet refers to a remote URL ({url[:80]}), which a browser opening "
+                "rulebook.html would fetch; use a file under templates/ or a data: URL",
+            )
+        if remote:
+            return None
+        sheets.append(text)
     return "\n".join(sheets)
 
 

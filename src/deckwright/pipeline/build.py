@@ -81,6 +81,12 @@ def build_game(
         ctx.progress.step(f"{game.id}: {kind}: {len(made)} files")
     built.renders, built.cache_hits = cache.stats.renders, cache.stats.hits
     writer = Writer(project.build_dir / game.id)
+    for output in outputs:
+        problem = writer.unwritable(output.path)
+        if problem is not None:
+            built.diags.error(game.info.loc, f"cannot write {output.path[:60]}: {problem}")
+    if built.diags.has_errors:
+        return built  # nothing is written: not one file of the build is replaced
     # Each file is synced to disk before it replaces the old one; threads overlap those waits
     # (a cold peer-deck build writes 213 files: ~0.25 s one by one).
     with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:

@@ -18,6 +18,7 @@ from ..project import Project
 from ..readers import load_game
 from ..readers.catalog import read_catalog
 from ..readers.fonts import load_registry
+from ..safety.budget import work_budget
 from ..source import ParseCache
 from ..validate import validate_game
 
@@ -71,10 +72,11 @@ def check_game(
     `use_cache` (`build --no-cache`, a cold build) they are made afresh, and kept for the next."""
     diags = Diagnostics()
     cache_dir = project.build_dir / ".cache"
-    game = load_game(folder, diags, project.root, ParseCache(cache_dir, read=use_cache))
-    if game is None:
-        return Checked(folder, game, diags)
-    validate_game(game, catalog.layouts, diags)
+    with work_budget():  # one budget for every expression of the game's checks and tables
+        game = load_game(folder, diags, project.root, ParseCache(cache_dir, read=use_cache))
+        if game is None:
+            return Checked(folder, game, diags)
+        validate_game(game, catalog.layouts, diags)
     faces = None
     if fonts is not None and not diags.has_errors:
         from ..context.card_images import make_renderer  # the rendering stack, only when needed

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostics, Loc
 from ..model import BuildSettings, Game, frozen_map
+from ..safety.limits import MAX_TOTAL_COUNT
 from ..source import ParseCache, SourceError, YMap, load
 from .cards import read_card_file
 from .checks import read_checks
@@ -20,10 +21,11 @@ OTHER_FILES = ("acknowledged.yaml",)
 
 
 def display_path(path: Path, root: Path | None) -> str:
-    """Paths in messages are relative to the project root when they can be."""
+    """Paths in messages are relative to the project root when they can be; a link is shown by
+    its own name, not by where it leads."""
     if root is not None:
         try:
-            return str(path.resolve().relative_to(root.resolve()))
+            return str((path.parent.resolve() / path.name).relative_to(root.resolve()))
         except ValueError:
             pass
     return str(path)
@@ -92,6 +94,7 @@ def load_game(
                     tables[table.id] = table
         else:
             checks.extend(read_checks(doc, diags))
+    _check_total_count(cards, diags)
     rulebook = read_rulebook(folder / RULEBOOK_DIR, diags, lambda p: display_path(p, root))
     if info is None or unreadable:
         # A file that cannot be read leaves every reference into it dangling: report the
@@ -110,3 +113,18 @@ def load_game(
         rulebook=rulebook,
         build=build,
     )
+
+
+def _check_total_count(cards: list, diags: Diagnostics) -> None:
+    """All copies of all cards together stay within MAX_TOTAL_COUNT (each print-and-play
+    slot is one copy); the error stands at the card that crosses it."""
+    total = 0
+    for card in cards:
+        total += card.count if isinstance(card.count, int) else 0
+        if total > MAX_TOTAL_COUNT:
+            diags.error(
+                card.loc_of("count"),
+                f"card {card.id!r}: the game's cards come to more than {MAX_TOTAL_COUNT} copies "
+                "(the limit of copies of all cards together)",
+            )
+            return

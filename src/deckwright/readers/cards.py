@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostics, Loc
 from ..model import Card, CardType, Unknown, frozen_map
+from ..safety.limits import MAX_COUNT, MAX_ID_CHARS
 from ..source import YMap
 from .common import check_keys, check_slug, describe, expect_list, expect_map, to_value
 from .csv_cards import read_csv_rows
@@ -58,7 +59,12 @@ def _read_card(m: YMap, card_type: CardType, diags: Diagnostics) -> Card | None:
         return None
     # the id names the card's files (art/<game>/<id>.png, build/<game>/cards/<id>-front.png):
     # a slug cannot climb out of a folder; the card is kept so that references still resolve
-    check_slug(card_id, m.loc_of("id"), "card id", diags)
+    if check_slug(card_id, m.loc_of("id"), "card id", diags) and len(card_id) > MAX_ID_CHARS:
+        diags.error(
+            m.loc_of("id"),
+            f"card id {card_id[:40]}...: {len(card_id)} characters is above the limit of "
+            f"{MAX_ID_CHARS} (it names the card's files)",
+        )
     if not isinstance(name, str) or not name.strip():
         diags.error(m.loc_of("name"), f"card {card_id!r} needs a 'name' (text), not {describe(name)}")
         name = card_id
@@ -96,6 +102,12 @@ def _read_count(m: YMap, card_id: str, diags: Diagnostics) -> int | Unknown:
     value = to_value(m["count"], m.loc_of("count"), diags)
     if isinstance(value, Unknown):
         return value
+    if isinstance(value, int) and not isinstance(value, bool) and value > MAX_COUNT:
+        diags.error(
+            m.loc_of("count"),
+            f"card {card_id!r}: count {value} is above the limit of {MAX_COUNT} copies of one card",
+        )
+        return 1
     if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
         return value
     diags.error(

@@ -22,7 +22,9 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostics, Loc
 from ..model import CardType
-from ..source import MAX_FILE_BYTES, YList, YMap
+from ..safety.containment import ContainmentError, read_contained
+from ..safety.limits import MAX_CSV_ROWS, MAX_FILE_BYTES
+from ..source import YList, YMap
 from .common import expect_map
 
 _SLUG_RUN = re.compile(r"[^a-z0-9]+")
@@ -38,15 +40,16 @@ def read_csv_rows(doc: YMap, card_type: CardType, folder: Path, diags: Diagnosti
     """CSV rows as card mappings (like YAML `cards:` items), with their CSV locations."""
     path = folder / str(doc["csv"])
     shown = display(path)
+    # Only the game folder: a CSV named `../../secret.env` or `/etc/shadow`, or a link leading
+    # out of the folder, is refused before a byte of it is read (safety/containment.py).
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            diags.error(Loc(shown), "file is too large; refused")
-            return []
-        text = path.read_bytes().decode("utf-8-sig")
-    except FileNotFoundError:
-        diags.error(doc.loc_of("csv"), f"CSV file {shown} not found")
+        raw = read_contained(path, [folder], MAX_FILE_BYTES, shown, doc.loc_of("csv"))
+    except ContainmentError as exc:
+        diags.error(exc.loc, f"CSV file {exc.message}")
         return []
-    except (OSError, UnicodeDecodeError) as exc:
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
         diags.error(Loc(shown), f"cannot read CSV file as UTF-8: {exc}")
         return []
     mapping = expect_map(doc.get("columns", YMap(doc.loc)), doc.loc_of("columns"), "columns", diags) or {}
@@ -78,6 +81,10 @@ def read_csv_rows(doc: YMap, card_type: CardType, folder: Path, diags: Diagnosti
         line = reader.line_num
         if not any(c.strip() for c in cells):
             continue
+        if len(rows) >= MAX_CSV_ROWS:
+            limit = f"more than {MAX_CSV_ROWS} rows (the limit of rows per CSV file); refused"
+            diags.error(Loc(shown, line), limit)
+            return []
         if len(cells) != len(header):
             diags.error(Loc(shown, line), f"row has {len(cells)} cells, the header {len(header)}")
             continue

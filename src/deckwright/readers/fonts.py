@@ -11,6 +11,7 @@ from typing import Any
 from ..diagnostics import Diagnostics, Loc
 from ..fonts.registry import BOLD_FROM, FONTS_FILE, GENERIC_FAMILIES, SLOTS, Font, FontRegistry, family_key
 from ..model import frozen_map
+from ..safety.limits import MAX_FONT_BYTES
 from ..source import SourceError, YMap, load
 from .common import check_keys, check_slug, describe, expect_map, get_str
 
@@ -128,6 +129,9 @@ def _file(
         return None
     if not path.is_file():
         diags.error(m.loc_of(key), f"{what}: file {value!r} not found")
+        return None
+    if path.stat().st_size > MAX_FONT_BYTES:
+        diags.error(m.loc_of(key), f"{what}: {value!r} is larger than {MAX_FONT_BYTES} bytes (the limit)")
         return None
     return path
 

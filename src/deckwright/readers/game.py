@@ -197,6 +197,10 @@ def read_decks(raw, loc, card_types, diags: Diagnostics) -> dict[str, Deck]:
             else:
                 claimed[type_id] = deck_id
         back = d.get("back")
+        # `back` names a template (`<back>-back.svg.j2`) and the back's image files: a slug,
+        # like every other id, so it cannot climb out of a folder
+        if "back" in d and not check_slug(back, d.loc_of("back"), f"{what}: back", diags):
+            back = None
         decks[deck_id] = Deck(deck_id, title, tuple(types), d.loc, back if isinstance(back, str) else None)
     return decks
 

@@ -20,9 +20,11 @@ from pathlib import Path
 from ..diagnostics import Diagnostics, Loc
 from ..model import RulebookFile
 from ..references.syntax import read_rulebook_text
+from ..safety.containment import ContainmentError, read_contained
+from ..safety.limits import MAX_PROSE_BYTES
 
 RULEBOOK_DIR = "rulebook"
-MAX_FILE_BYTES = 2 * 1024 * 1024
+MAX_FILE_BYTES = MAX_PROSE_BYTES
 FILE_NAME = re.compile(r"^\d+-[a-z0-9]+(-[a-z0-9]+)*\.md$")
 
 
@@ -53,12 +55,10 @@ def read_rulebook(
                 f"rulebook file {path.name!r}: name it NN-name.md (a number first: it sets the order)",
             )
         try:
-            if path.stat().st_size > MAX_FILE_BYTES:
-                diags.error(Loc(shown), f"file is larger than {MAX_FILE_BYTES} bytes; refused")
-                continue
-            raw = path.read_bytes()
-        except OSError as exc:
-            diags.error(Loc(shown), f"cannot read file: {exc.strerror}")
+            # inside the game folder, a regular file, the limit counted on the bytes read
+            raw = read_contained(path, [folder.parent], MAX_FILE_BYTES, shown)
+        except ContainmentError as exc:
+            diags.error(exc.loc, exc.message.removeprefix(f"{shown}: "))
             continue
         text = _decode(raw, shown, diags)
         if text is None:

@@ -257,7 +257,8 @@ def _compute(raw: _RawRow, columns: Mapping[str, FieldSpec], what: str, diags) -
         except UnknownTouched as exc:
             values[name] = Unknown(f"computed from {exc.what}, which is unknown", spec.loc)
         except ExpressionError as exc:
-            diags.error(spec.loc, f"{what}: column {name!r}: {exc}")
+            if not exc.repeated:  # a spent work budget is reported once
+                diags.error(spec.loc, f"{what}: column {name!r}: {exc}")
             values[name] = Unknown(f"expression failed: {exc}", spec.loc)
         locs[name] = spec.loc
     return Row(

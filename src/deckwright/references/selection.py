@@ -143,7 +143,8 @@ def _filter(
         except UnknownTouched:
             continue
         except ExpressionError as exc:
-            problems.append(f"{ref.source}: {option}: {exc}")
+            if not exc.repeated:  # a spent work budget is reported once
+                problems.append(f"{ref.source}: {option}: {exc}")
             return []
         if keep:
             chosen.append(item)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from typing import Any
 
 from ..model import Card, Game, Row, Unknown
+from ..safety.csvsafe import csv_bytes
 
 LIST_SEPARATOR = "; "
 
@@ -69,12 +68,10 @@ def _cell(value: Any) -> str:
 def export_csv(game: Game) -> bytes:
     """One row per card; one column per field any card type declares."""
     fields = sorted({name for c in game.cards for name in c.fields})
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["id", "type", "name", "count", "number", *fields])
-    for card in game.cards:
-        writer.writerow(
-            [card.id, card.type, card.name, _cell(card.count), _cell(card.number)]
-            + [_cell(card.fields.get(f)) for f in fields]
-        )
-    return out.getvalue().encode("utf-8")
+    header = ["id", "type", "name", "count", "number", *fields]
+    rows = (
+        [card.id, card.type, card.name, _cell(card.count), _cell(card.number)]
+        + [_cell(card.fields.get(f)) for f in fields]
+        for card in game.cards
+    )
+    return csv_bytes([header, *rows])  # cells a spreadsheet would evaluate are neutralised

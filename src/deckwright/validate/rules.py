@@ -15,6 +15,7 @@ from ..expressions import (
     unwrap,
 )
 from ..model import Check, Game
+from ..safety.budget import budget_spent
 
 
 def run_checks(game: Game, diags: Diagnostics) -> None:
@@ -32,7 +33,8 @@ def _run(check: Check, functions, diags: Diagnostics) -> None:
         name, source = parse_iteration(check.iterate)
         items = list(evaluate(source, {}, functions))
     except ExpressionError as exc:
-        diags.error(where, f"check {check.id!r}: 'for' failed: {exc}")
+        if not exc.repeated:  # a spent work budget is reported once
+            diags.error(where, f"check {check.id!r}: 'for' failed: {exc}")
         return
     except UnknownTouched as exc:
         diags.warning(where, f"check {check.id!r} cannot be evaluated: {exc.what} is unknown")
@@ -41,6 +43,8 @@ def _run(check: Check, functions, diags: Diagnostics) -> None:
         diags.error(where, f"check {check.id!r}: 'for' must give a list to iterate over")
         return
     for item in items:
+        if budget_spent():  # reported once already; the other items cannot be judged
+            return
         target = unwrap(item)
         _judge(check, {name: item}, target.loc if target is not None else check.loc, functions, diags)
 
@@ -52,7 +56,8 @@ def _judge(check: Check, names: dict[str, Any], loc: Loc, functions, diags: Diag
         diags.warning(loc, f"check {check.id!r} cannot be evaluated: {exc.what} is unknown", code="unknown")
         return
     except ExpressionError as exc:
-        diags.error(check.expect_loc or check.loc, f"check {check.id!r}: {exc}")
+        if not exc.repeated:  # a spent work budget is reported once
+            diags.error(check.expect_loc or check.loc, f"check {check.id!r}: {exc}")
         return
     if not isinstance(result, bool):
         diags.error(

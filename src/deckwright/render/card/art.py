@@ -19,10 +19,13 @@ from pathlib import Path
 
 from PIL import Image, ImageFile
 
+from ...safety.containment import ContainmentError, read_contained
+from ...safety.images import image_problems
+from ...safety.limits import MAX_IMAGE_PIXELS
 from .geometry import Box
 
 EXTENSIONS = (".png", ".jpg", ".jpeg", ".svg")
-MAX_PIXELS = 50_000_000  # ~7000 x 7000: far beyond any card at 300 DPI
+MAX_PIXELS = MAX_IMAGE_PIXELS  # ~7000 x 7000: far beyond any card at 300 DPI
 MAX_ART_BYTES = 40 * 1024 * 1024
 MIN_DPI = 300
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -89,12 +92,18 @@ class ArtLibrary:
             raise ArtError("not a file")
         if real.stat().st_size > MAX_ART_BYTES:
             raise ArtError(f"larger than {MAX_ART_BYTES // (1024 * 1024)} MB")
-        data = real.read_bytes()
+        try:  # counted as read: a file may grow between the check above and now
+            data = read_contained(real, [root], MAX_ART_BYTES, path.name)
+        except ContainmentError as exc:
+            raise ArtError(exc.message.removeprefix(f"{path.name}: ")) from None
         suffix = path.suffix.lower()
         if suffix == ".svg":
             if _EXTERNAL.search(data):
                 raise ArtError("refused: SVG art refers to outside resources or declares entities")
             _check_svg(data)
+            problems = image_problems(data, _MIME[suffix])  # images it embeds: their pixels
+            if problems:
+                raise ArtError(f"refused: {problems[0]}")
             return data, _MIME[suffix], []
         if not data.startswith(b"\x89PNG") and b"<svg" in data:
             # CairoSVG reads any non-PNG image holding "<svg" as SVG, unchecked

@@ -26,6 +26,7 @@ import jinja2
 
 from ...cache import PickleStore, code_version, digest, files_digest
 from ...model import Card, Game
+from ...safety.containment import is_inside, resolved_roots
 
 if TYPE_CHECKING:
     from .template import Rendered
@@ -34,14 +35,22 @@ if TYPE_CHECKING:
 def _files(folders: Iterable[Path]) -> list[Path]:
     """Every file a template loader can reach under `folders`, through linked folders too."""
     found, seen = set(), set()
+    folders = list(folders)
+    inside = resolved_roots(folders)  # what the loader may serve; a link out is not read here
     for folder in folders:
         for root, dirs, files in os.walk(folder, followlinks=True):
             real = os.path.realpath(root)
-            if real in seen:  # a link back up the tree, or a folder already read
+            # a link back up the tree, a folder already read, or a link out of the template
+            # folders (which the loader refuses to serve: never walked, a link to / included)
+            if real in seen or not is_inside(Path(real), inside):
                 dirs.clear()
                 continue
             seen.add(real)
-            found.update(Path(root, name) for name in files if Path(root, name).is_file())
+            found.update(
+                Path(root, name)
+                for name in files
+                if Path(root, name).is_file() and is_inside(Path(os.path.realpath(Path(root, name))), inside)
+            )
     return sorted(found)
 
 

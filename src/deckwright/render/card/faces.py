@@ -70,6 +70,8 @@ def render_faces(
     backs = shared_back_names(renderer)
     failed: set[tuple[Loc, str, str]] = set()
     for card in game.cards:
+        if renderer.timed_out:  # reported once; the other cards would wait as long
+            break
         card_type = game.card_types[card.type]
         if card_type.id in missing:
             continue
@@ -120,7 +122,7 @@ def _render(
         diags.error(Loc(renderer.display(path), exc.lineno or 1), f"template error: {exc.message}")
         return None
     except Exception as exc:  # any error raised while a template runs is the template's
-        where = _template_frame(exc, renderer)
+        where = _template_frame(exc, renderer) or getattr(exc, "loc", None)  # a refused file
         if isinstance(exc, jinja2.TemplateError) and exc.message:
             message = exc.message
         elif isinstance(exc, KeyError) and exc.args:

@@ -21,10 +21,13 @@ import jinja2
 from jinja2.bccache import Bucket
 from markupsafe import Markup
 
-from ...cache import code_version, digest
+from ...cache import checked, code_version, digest, unchecked
 from ...diagnostics import Loc
 from ...fonts.registry import FONTS_FILE
 from ...model import Card, CardType, Deck, Game, Layout, Style, Unknown
+from ...safety.images import embed_problems
+from ...safety.templates import TemplateTimeout, deadline, sandboxed_environment
+from ...writer import Writer
 from .art import ArtLibrary
 from .facecache import FaceCache
 from .geometry import Box, CardGeometry
@@ -123,9 +126,11 @@ class CardRenderer:
         self.painter = painter
         self.art = art
         self.game_dir = game_dir
-        self.env = jinja2.Environment(
+        self.timed_out = False
+        self.env = sandboxed_environment(
             # A game's own templates first; `_shared/...` from the project's templates folder.
-            loader=jinja2.FileSystemLoader([str(game_dir), str(shared_dir)]),
+            [game_dir, shared_dir],
+            display,
             autoescape=True,
             undefined=StrictUndefined,
             trim_blocks=True,
@@ -171,7 +176,15 @@ class CardRenderer:
         problems: list[Problem] = []
         looked_up: list[str] = []
         context = self._context(card, card_type, layout, problems, looked_up)
-        svg = self.env.get_template(name).render(**context)
+        try:
+            with deadline():  # a template loop cannot run for hours
+                svg = self.env.get_template(name).render(**context)
+        except TemplateTimeout:
+            self.timed_out = True  # render_faces stops: every other card would wait as long
+            raise
+        # what CairoSVG would fetch or decode, checked now: a located error, not a failed drawing
+        for problem in embed_problems(svg):
+            problems.append(Problem("error", card.loc, f"card {card.id!r}: {side} ({name}): {problem}"))
         rendered = Rendered(svg=svg, template=name, problems=problems)
         if key is not None:
             self.face_cache.put(key, rendered, looked_up)
@@ -258,16 +271,21 @@ class TemplateCache(jinja2.FileSystemBytecodeCache):
         self.read = read
 
     def load_bytecode(self, bucket: Bucket) -> None:
+        """Compiled code runs when loaded: only an entry signed with this machine's cache key
+        (cache.checked) is loaded; anything else is compiled again."""
         if not self.read:
             return
         try:
-            super().load_bytecode(bucket)
-        except Exception:  # a damaged entry (Jinja itself discards only some kinds)
+            data = unchecked(Path(self._get_cache_filename(bucket)).read_bytes())
+            if data is not None:
+                bucket.bytecode_from_string(data)
+        except Exception:  # missing, or damaged (Jinja itself discards only some kinds)
             bucket.reset()
 
     def dump_bytecode(self, bucket: Bucket) -> None:
+        path = Path(self._get_cache_filename(bucket))
         with contextlib.suppress(OSError):
-            super().dump_bytecode(bucket)
+            Writer(path.parent, durable=False).write_bytes(path.name, checked(bucket.bytecode_to_string()))
 
 
 def _fmt(value: float) -> str:

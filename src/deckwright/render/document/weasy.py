@@ -21,6 +21,8 @@ from urllib.request import url2pathname
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from ...safety.containment import ContainmentError, read_contained
+from ...safety.limits import MAX_FONT_BYTES
 from .documents import FONT_MIME
 
 FONT_EPOCH = "315532800"  # 1980-01-01, the date subset fonts carry when SOURCE_DATE_EPOCH is unset
@@ -47,9 +49,12 @@ class LocalFetcher(URLFetcher):
             self.refused.append(url)
             raise ValueError(f"refused to fetch {url}: only files under fonts/ and templates/ are served")
         mime = FONT_MIME.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0]
-        return URLFetcherResponse(
-            url, path.read_bytes(), {"Content-Type": mime or "application/octet-stream"}
-        )
+        try:  # a regular file, its size counted as read (a sparse file reports what it likes)
+            data = read_contained(path, self.roots, MAX_FONT_BYTES, path.name)
+        except ContainmentError as exc:
+            self.refused.append(url)
+            raise ValueError(f"refused to fetch {url}: {exc.message}") from None
+        return URLFetcherResponse(url, data, {"Content-Type": mime or "application/octet-stream"})
 
 
 class _Collect(logging.Handler):

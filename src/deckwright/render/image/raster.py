@@ -19,6 +19,7 @@ import functools
 
 from PIL import Image
 
+from ...safety.images import image_problems
 from .png import encode_rgb, encode_rgb_strips
 
 
@@ -39,7 +40,11 @@ def _only_data_urls(url: str, resource_type: str) -> bytes:
     import cairosvg.url
 
     if url.startswith("data:"):
-        return cairosvg.url.fetch(url, resource_type)
+        data = cairosvg.url.fetch(url, resource_type)
+        problems = image_problems(data)  # a backstop: faces are checked before they are drawn
+        if problems:
+            raise RasterError(problems[0])
+        return data
     raise RasterError(f"refused to fetch {url[:60]!r}: cards may only embed data")
 
 

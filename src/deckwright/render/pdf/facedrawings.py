@@ -12,6 +12,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from ...safety.images import image_problems
 from .displaylist import DisplayListError, Drawing, recording_class, replay
 
 
@@ -145,7 +146,11 @@ def _data_only(url: str, resource_type: str) -> bytes:
     import cairosvg.url
 
     if url.startswith("data:"):
-        return cairosvg.url.fetch(url, resource_type)
+        data = cairosvg.url.fetch(url, resource_type)
+        problems = image_problems(data)  # a backstop: faces are checked before they are drawn
+        if problems:
+            raise FaceError(problems[0])
+        return data
     raise FaceError(f"refused to fetch {url[:60]!r}: card faces embed their art as data")
 
 
