@@ -55,7 +55,8 @@ def check_page(project: Project, game: Game, report: Report, diags: Diagnostics)
             font_css=Markup(_font_css(project, game)),
         )
     except TemplateError as exc:
-        diags.error(Loc(project.display(project.templates_dir / TEMPLATE)), f"check page template: {exc}")
+        path, line = getattr(exc, "where", None) or (project.templates_dir / TEMPLATE, 1)
+        diags.error(Loc(project.display(path), line), f"check page template: {exc}")
         return None
     return html.encode("utf-8")
 
