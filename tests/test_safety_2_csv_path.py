@@ -38,7 +38,7 @@ def test_a_csv_link_leading_out_of_the_game_folder_is_refused(tmp_path) -> None:
     _csv_card_file(game, "spells.csv")
     run = game.run("export", "mini", "--format", "csv")
     assert run.code == 1
-    error_at(run, f"cards/mini/{CARD_FILE}:2:6:", "cards/mini/spells.csv", "refused", "outside")
+    error_at(run, f"cards/mini/{CARD_FILE}:2:6:", "CSV file 'spells.csv'", "refused", "outside")
     assert SECRET not in run.out
 
 

@@ -57,7 +57,8 @@ def check_page(
             font_css=Markup(_font_css(project, game, fonts)),
         )
     except TemplateError as exc:
-        diags.error(Loc(project.display(project.templates_dir / TEMPLATE)), f"check page template: {exc}")
+        path, line = getattr(exc, "where", None) or (project.templates_dir / TEMPLATE, 1)
+        diags.error(Loc(project.display(path), line), f"check page template: {exc}")
         return None
     return html.encode("utf-8")
 

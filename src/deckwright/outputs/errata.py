@@ -211,7 +211,9 @@ def errata_pdf(
             font_css=Markup(font_css),
         )
     except TemplateError as exc:
-        diags.error(where, f"errata template: {exc}")
+        failed_at = getattr(exc, "where", None)  # the template file and line, when known
+        at = Loc(project.display(failed_at[0]), failed_at[1]) if failed_at else where
+        diags.error(at, f"errata template: {exc}")
         return None
 
     def make() -> bytes:

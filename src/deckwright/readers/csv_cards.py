@@ -44,8 +44,8 @@ def read_csv_rows(doc: YMap, card_type: CardType, folder: Path, diags: Diagnosti
     # out of the folder, is refused before a byte of it is read (safety/containment.py).
     try:
         raw = read_contained(path, [folder], MAX_FILE_BYTES, shown, doc.loc_of("csv"))
-    except ContainmentError as exc:
-        diags.error(exc.loc, f"CSV file {exc.message}")
+    except ContainmentError as exc:  # named as the card file names it
+        diags.error(exc.loc, f"CSV file {str(doc['csv'])!r}: {exc.message.removeprefix(f'{shown}: ')}")
         return []
     try:
         text = raw.decode("utf-8-sig")

@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import secrets
 from pathlib import Path
 
 KEY_BYTES = 32
@@ -42,7 +41,7 @@ def machine_key() -> bytes:
     with contextlib.suppress(OSError):
         _create(path)
         return _read(path)
-    return secrets.token_bytes(KEY_BYTES)
+    return os.urandom(KEY_BYTES)
 
 
 def _read(path: Path) -> bytes:
@@ -62,11 +61,11 @@ def _create(path: Path) -> None:
     """A new key, written whole under a temporary name and linked into place: of two processes
     that make one at once, both use the one that got there first."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(secrets.token_bytes(KEY_BYTES))
+            fh.write(os.urandom(KEY_BYTES))
         with contextlib.suppress(FileExistsError):
             os.link(temp, path)
     finally:
