@@ -15,7 +15,7 @@ from typing import Any
 
 from .diagnostics import Loc
 
-STANDARD_CARD_KEYS = ("id", "name", "count", "number", "note")
+STANDARD_CARD_KEYS = ("id", "name", "count", "number", "note", "art")
 FIELD_TYPES = ("str", "text", "int", "bool", "enum", "ref", "list")
 
 
@@ -86,6 +86,8 @@ class Card:
     number: str | int | None = None
     note: str | None = None
     key_locs: Mapping[str, Loc] = field(default_factory=frozen_map)  # where each key is written
+    art: str | None = None  # the art file the card names (`art:`), else found by its id
+    id_from: str | None = None  # the text (a name, a cell) the id was made from, for messages
 
     @property
     def copies(self) -> int:
@@ -419,11 +421,13 @@ class Style:
         text: Mapping[str, TextStyle],
         icons: Mapping[str, Icon],
         icon_font: TextStyle | None,
+        theme: str = "",
     ) -> None:
         self.colors = dict(colors)
         self.text = dict(text)
         self.icons = dict(icons)
         self.icon_font = icon_font
+        self.theme = theme  # a built-in theme whose templates fill in what the game's folder lacks
 
     def text_style(self, name: str) -> TextStyle:
         if name not in self.text:

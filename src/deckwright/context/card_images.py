@@ -13,10 +13,10 @@ from ..cache import RenderCache, digest, files_digest
 from ..diagnostics import Diagnostics, Loc
 from ..fonts.registry import FontError, FontRegistry
 from ..model import Game, Layout
-from ..project import Project
+from ..project import THEMES, Project
 from ..readers.style import load_style
-from ..render.card.art import ArtLibrary
 from ..render.card.faces import Face, FaceSet, render_faces
+from ..render.card.gameart import GameArt
 from ..render.card.template import CardRenderer
 from ..render.card.textsvg import TextPainter
 from ..render.image.raster import svg_to_png, svg_to_png_and_thumbnail
@@ -61,6 +61,8 @@ def make_renderer(
     except FontError as exc:
         diags.error(Loc(project.display(game_dir / "style.yaml")), f"icon_font: {exc}")
         return None
+    theme = THEMES / style.theme if style.theme else None
+    art = GameArt(project.game_art_dirs(game.folder, game.id), {c.id: c.art for c in game.cards if c.art})
     return CardRenderer(
         game_dir,
         project.templates_dir,
@@ -68,10 +70,11 @@ def make_renderer(
         layouts,
         style,
         painter,
-        ArtLibrary(project.art_dir),
+        art,
         project.display,
         cache_dir=cache_dir,
         cache_reads=cache_reads,
+        theme_dirs=(theme,) if theme is not None and theme.resolve() != game_dir.resolve() else (),
     )
 
 
