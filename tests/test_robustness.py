@@ -334,13 +334,9 @@ CASES: dict[str, Case] = {
         edit("tables.yaml", "extends: 3\n", "extends: 5\n"),
         "cards/mini/tables.yaml:21:18: error: table 'setup': extends 4 in a cycle",
     ),
-    "data-zero-count": Case(
-        edit("heroes.yaml", "count: 3", "count: 0"),
-        f"{H}:18:12: error: card 'cy': count must be a whole number >= 1, not the number 0",
-    ),
     "data-negative-count": Case(
         edit("heroes.yaml", "count: 3", "count: -2"),
-        f"{H}:18:12: error: card 'cy': count must be a whole number >= 1, not the number -2",
+        f"{H}:18:12: error: card 'cy': count must be a whole number >= 0 (0: not printed), not the number -2",
     ),
     "data-out-of-range": Case(
         edit("heroes.yaml", "power: 1", "power: 10"),

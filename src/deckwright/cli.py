@@ -579,8 +579,8 @@ def _sources(project: Project, folder: Path) -> list[str]:
     from .project import DEFAULTS
 
     def shown(path: Path) -> str:
-        try:
-            return f"built in ({path.resolve().relative_to(DEFAULTS.resolve().parent)})"
+        try:  # not resolved: the built-in folders may be links into a checkout
+            return f"built in ({path.relative_to(DEFAULTS.parent.parent)})"
         except ValueError:
             return str(path.resolve())
 

@@ -400,6 +400,7 @@ class TextStyle:
     align: str = "start"  # start | middle | end
     valign: str = "top"  # top | middle | bottom
     lines: int | None = None  # at most this many lines (1: a title)
+    loc: Loc | None = field(default=None, compare=False, repr=False)  # where style.yaml defines it
 
 
 @dataclass(frozen=True)

@@ -12,5 +12,7 @@ def make_slug(text: str) -> str:
     return slugify(str(text), lowercase=True)
 
 
-def made_from_note(card_id: str, source: str) -> str:
-    return f"(the id {card_id!r} was made from {source!r})"
+def made_from_note(card_id: str, sources: list[str]) -> str:
+    """'(the id 'rosenol' was made from 'Rosenöl' and from 'Rosenol')': clashes the designer
+    never typed are told as such."""
+    return f"(the id {card_id!r} was made from {' and from '.join(repr(s) for s in sources)})"

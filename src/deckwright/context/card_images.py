@@ -61,6 +61,8 @@ def make_renderer(
     except FontError as exc:
         diags.error(Loc(project.display(game_dir / "style.yaml")), f"icon_font: {exc}")
         return None
+    if not _faces_drawable(style, fonts, diags, Loc(project.display(game_dir / "style.yaml"))):
+        return None
     theme = THEMES / style.theme if style.theme else None
     art = GameArt(project.game_art_dirs(game.folder, game.id), {c.id: c.art for c in game.cards if c.art})
     return CardRenderer(
@@ -76,6 +78,19 @@ def make_renderer(
         cache_reads=cache_reads,
         theme_dirs=(theme,) if theme is not None and theme.resolve() != game_dir.resolve() else (),
     )
+
+
+def _faces_drawable(style, fonts: FontRegistry, diags: Diagnostics, where: Loc) -> bool:
+    """Every text style's font face, checked once at its definition in style.yaml (not once per
+    card): a face that is not shipped, or that cairo would draw with another file, is an error."""
+    ok = True
+    for text_style in style.text.values():
+        try:
+            fonts.face(text_style.font, text_style.weight, text_style.style)
+        except FontError as exc:
+            diags.error(text_style.loc or where, f"text style {text_style.name!r}: {exc}")
+            ok = False
+    return ok
 
 
 def renderer(ctx: BuildContext) -> CardRenderer | None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostics, Loc
 from ..fonts.fontconfig import activate
+from ..fonts.matching import undrawable
 from ..fonts.registry import FontRegistry
 from ..model import Catalog, Game, frozen_map
 from ..project import Project
@@ -63,7 +64,15 @@ def load_catalog(project: Project, diags: Diagnostics, game_folder: Path | None 
 def load_fonts(project: Project, diags: Diagnostics, game_folder: Path | None = None) -> FontRegistry | None:
     folder = project.fonts_dir if game_folder is None else project.game_fonts_dir(game_folder)
     registry = load_registry(folder, diags, project.display)
-    return None if diags.has_errors else registry
+    if diags.has_errors:
+        return None
+    # faces cairo would draw with another file are refused when asked for (fonts.matching)
+    return replace(registry, undrawable=frozen_map(undrawable(registry, fontconfig_dir(registry))))
+
+
+def fontconfig_dir(registry: FontRegistry) -> Path:
+    key = hashlib.sha256(str(registry.folder.resolve()).encode()).hexdigest()[:12]
+    return Path(tempfile.gettempdir()) / f"deckwright-fontconfig-{key}"
 
 
 def prepare_fonts(
@@ -73,8 +82,7 @@ def prepare_fonts(
     registry = load_fonts(project, diags, game_folder)
     if registry is None:
         return None
-    key = hashlib.sha256(str(registry.folder.resolve()).encode()).hexdigest()[:12]
-    activate(registry, Path(tempfile.gettempdir()) / f"deckwright-fontconfig-{key}")
+    activate(registry, fontconfig_dir(registry))
     return registry
 
 
@@ -96,6 +104,8 @@ def check_game(
         return Checked(folder, game, diags)
     validate_game(game, catalog.layouts, diags)
     check_art_files(project, game, diags)
+    if fonts is None:  # `validate`: no text is laid out, yet an unknown icon is still an error
+        check_icon_tokens(project, game, diags, ParseCache(cache_dir, read=use_cache))
     faces = None
     if fonts is not None and not diags.has_errors:
         from ..context.card_images import make_renderer  # the rendering stack, only when needed
@@ -126,10 +136,36 @@ def check_art_files(project: Project, game: Game, diags: Diagnostics) -> None:
         )
 
 
+def check_icon_tokens(project: Project, game: Game, diags: Diagnostics, cache: ParseCache) -> None:
+    """`{GOLD}` in a card's text with no icon GOLD in style.yaml: an error naming the card, the
+    field and the known icons (a build finds the same when it lays the text out)."""
+    from ..readers.style import load_style
+    from ..render.card.textfit import TOKEN
+
+    style = load_style(project.game_templates_dir(game.folder, game.id), Diagnostics(), project.display, cache)
+    if style is None:
+        return  # the build reports style.yaml's own problems
+    known = ", ".join("{" + t + "}" for t in style.icons) or "none"
+    for card in game.cards:
+        for key, value in card.fields.items():
+            if not isinstance(value, str):
+                continue
+            unknown = [t for t in dict.fromkeys(TOKEN.findall(value)) if t not in style.icons]
+            if unknown:
+                tokens = ", ".join("{" + t + "}" for t in unknown)
+                diags.error(
+                    card.loc_of(key),
+                    f"card {card.id!r}: {key}: unknown icon {tokens} (icons in style.yaml: {known})",
+                )
+
+
 def explain_ids(game: Game, diags: Diagnostics) -> Diagnostics:
     """Messages about a card whose id was made from a name (or a cell) say so: the designer
     never typed that id."""
-    made = {card.id: card.id_from for card in game.cards if card.id_from is not None}
+    made: dict[str, list[str]] = {}
+    for card in game.cards:
+        if card.id_from is not None and card.id_from not in made.get(card.id, []):
+            made.setdefault(card.id, []).append(card.id_from)
     if not made:
         return diags
     explained = Diagnostics()

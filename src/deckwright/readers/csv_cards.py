@@ -194,6 +194,7 @@ def _check_header(
         accepted.append("type")
     accepted = list(dict.fromkeys(accepted))
     seen: dict[str, int] = {}
+    unknown: list[str] = []
     for index, (column, key) in enumerate(zip(header, keys, strict=True)):
         loc = Loc(shown, 1, header_cols[index])
         if column == id_column:
@@ -205,21 +206,22 @@ def _check_header(
             diags.error(loc, f"column {column!r} appears twice in the header (first at column {seen[key]})")
             ok = False
         elif key not in accepted:
-            what = f"a {card_type.id} card" if card_type is not None else "any card type"
+            what = f"card type {card_type.id!r}" if card_type is not None else "any card type"
             diags.error(
                 loc,
                 f"unknown column {column!r}{spreadsheet.closest(key, accepted)}: not a field of {what} "
                 f"(accepted: {', '.join(accepted)})",
             )
+            unknown.append(key)
             ok = False
         seen.setdefault(key, header_cols[index])
-    for t in types:
+    for t in types if card_type is not None else ():
         for name, spec in {**t.fields, **t.back_fields}.items():
-            if spec.required and name not in keys and card_type is not None:
+            # a misspelt column was reported above, with this name as its closest match
+            if spec.required and name not in keys and not spreadsheet.closest(name, unknown):
                 diags.error(
                     Loc(shown, 1, 1),
-                    f"no column {name!r}, which every {t.id} card needs"
-                    f"{spreadsheet.closest(name, header)} (columns: {', '.join(header)})",
+                    f"no column {name!r}, which every {t.id} card needs (columns: {', '.join(header)})",
                 )
                 ok = False
     return ok

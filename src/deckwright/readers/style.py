@@ -127,6 +127,7 @@ def _text_style(name: str, raw: Any, loc: Loc, diags: Diagnostics) -> TextStyle 
         align=m.get("align", "start"),
         valign=m.get("valign", "top"),
         lines=m.get("lines"),
+        loc=loc,
     )
 
 
