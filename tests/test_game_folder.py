@@ -79,7 +79,9 @@ def test_new_game_from_a_spreadsheet_builds_anywhere(caravan: Path, tmp_path: Pa
     )
     cards = sorted(p.name for p in (build / "cards").iterdir())
     ids = ["ermes", "handler-gunther", "lodz-spices", "rosen-l", "rosenol"]
-    assert cards == sorted(["back-card.png", "back-card.svg"] + [f"{i}-front.{e}" for i in ids for e in ("png", "svg")])
+    assert cards == sorted(
+        ["back-card.png", "back-card.svg"] + [f"{i}-front.{e}" for i in ids for e in ("png", "svg")]
+    )
     assert "data:image/png;base64" in (build / "cards" / "handler-gunther-front.svg").read_text()
     assert "data:image/png;base64" not in (build / "cards" / "ermes-front.svg").read_text()
     assert (build / "pnp-a4.pdf").is_file() and (build / "proofs").is_dir()

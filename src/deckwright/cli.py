@@ -567,8 +567,9 @@ class Cli:
         status = EXIT_OK
         for folder in folders:
             # one game's failure never stops the others; the exit code reports it
-            outcome = session.build(folder, self.project_of(folder))
-            _print_outcome(outcome, args.quiet, getattr(args, "verbose", False))
+            project = self.project_of(folder)
+            outcome = session.build(folder, project)
+            _print_outcome(outcome, args.quiet, getattr(args, "verbose", False), project)
             if not outcome.ok:
                 status = EXIT_ERRORS
         return status
@@ -595,7 +596,7 @@ def _sources(project: Project, folder: Path) -> list[str]:
     ]
 
 
-def _print_outcome(outcome, quiet: bool, verbose: bool = False) -> None:
+def _print_outcome(outcome, quiet: bool, verbose: bool = False, project: Project | None = None) -> None:
     """What became of one game: its findings, then one line."""
     from .pipeline.session import State
 
@@ -604,10 +605,13 @@ def _print_outcome(outcome, quiet: bool, verbose: bool = False) -> None:
     _print_diagnostics(outcome.checked, quiet)
     _print_diagnostics(outcome.diags, quiet)
     name, game_id = outcome.folder.name, outcome.game_id
-    where = f"{outcome.out_dir}{os.sep}" if outcome.out_dir is not None else f"build/{game_id}/"
+    # the real folder: relative to the project inside one, else in full
+    out_dir = outcome.out_dir or (project.game_build_dir(game_id) if project else Path("build", game_id))
+    shown = project.display(out_dir) if project is not None and not project.standalone else str(out_dir)
+    where = shown.rstrip(os.sep) + os.sep
     if outcome.state is State.UP_TO_DATE:
         if not quiet:
-            print(f"{name}: up to date (nothing changed since the last build; outputs in {where})")
+            print(f"{name}: up to date (nothing changed since the last build)")
             if outcome.replayed:
                 count = len(outcome.replayed)
                 more = "" if verbose else " (--verbose lists them)"

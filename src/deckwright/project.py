@@ -54,12 +54,12 @@ class Project:
 
     def game_layouts_dirs(self, game_folder: Path) -> list[Path]:
         """Where a game's layouts, papers and services come from, least specific first: the
-        built-in ones, the project's, the game's own (each adds to, or replaces by name, the
-        ones before). A folder reached twice (a symlink to the built-in set) counts once."""
-        dirs: list[Path] = []
-        for folder in (DEFAULTS / "layouts", self.root / "layouts", game_folder / "layouts"):
-            if folder.is_dir() and all(folder.resolve() != d.resolve() for d in dirs):
-                dirs.append(folder)
+        project's layouts/ (else the built-in ones), then the game's own, which adds to them
+        (or replaces one by name). A folder reached twice (a link to the other) counts once."""
+        dirs = [self.layouts_dir]
+        own = game_folder / "layouts"
+        if own.is_dir() and own.resolve() != self.layouts_dir.resolve():
+            dirs.append(own)
         return dirs
 
     def game_art_dirs(self, game_folder: Path, game_id: str) -> list[Path]:

@@ -142,7 +142,9 @@ def check_icon_tokens(project: Project, game: Game, diags: Diagnostics, cache: P
     from ..readers.style import load_style
     from ..render.card.textfit import TOKEN
 
-    style = load_style(project.game_templates_dir(game.folder, game.id), Diagnostics(), project.display, cache)
+    style = load_style(
+        project.game_templates_dir(game.folder, game.id), Diagnostics(), project.display, cache
+    )
     if style is None:
         return  # the build reports style.yaml's own problems
     known = ", ".join("{" + t + "}" for t in style.icons) or "none"

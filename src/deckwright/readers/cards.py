@@ -14,7 +14,7 @@ from .csv_cards import ID_SOURCE, read_csv_rows
 CARD_FILE_KEYS = ("type", "cards", "note")
 CSV_FILE_KEYS = ("type", "csv", "columns", "id", "note")
 # Keys of a card that are not fields of its type.
-OWN_KEYS = ("id", "name", "count", "number", "note", "art", ID_SOURCE)
+NOT_FIELDS = ("id", "name", "count", "number", "note", "art", ID_SOURCE)
 
 
 def read_card_file(
@@ -83,7 +83,7 @@ def _read_card(m: YMap, card_type: CardType, diags: Diagnostics) -> Card | None:
     locs: dict[str, Loc] = {}
     for key, raw in m.items():
         locs[key] = m.loc_of(key)
-        if key not in OWN_KEYS:
+        if key not in NOT_FIELDS:
             fields[key] = to_value(raw, m.loc_of(key), diags)
     all_specs = {**card_type.fields, **card_type.back_fields}
     for key, spec in all_specs.items():

@@ -30,7 +30,11 @@ class GameArt(ArtLibrary):
         return None
 
     def root_of(self, path: Path) -> Path:
-        return self._found_in.get(path, self.art_dir)
+        """The folder holding the art folder the file was found in (`<game>/` for `<game>/art/`,
+        the project's `art/` for `art/<game>/`): an art folder that is itself a link out of
+        it is refused like a file that is."""
+        found = self._found_in.get(path)
+        return found.parent if found is not None else self.art_dir
 
 
 def art_files(dirs: Sequence[Path]) -> dict[str, Path]:
