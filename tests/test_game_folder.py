@@ -73,7 +73,8 @@ def test_new_game_from_a_spreadsheet_builds_anywhere(caravan: Path, tmp_path: Pa
         re.M,
     )
     assert re.search(
-        r"^game\.yaml:1:1: warning: 4 cards with an art slot but no art: lodz-spices, ermes, rosenol, rosen-l ",
+        r"^game\.yaml:1:1: warning: 4 cards with an art slot but no art: "
+        r"lodz-spices, ermes, rosenol, rosen-l ",
         err,
         re.M,
     )
@@ -128,7 +129,7 @@ def test_new_game_starts_with_the_sample_and_any_layout(tmp_path: Path, capsys, 
     assert code == 0, err
     code, _, err = run(capsys, "new", "deck")
     assert code == 2 and "already holds a game" in err
-    code, out, err = run(capsys, "build", "deck", "--only", "cards")
+    code, _, err = run(capsys, "build", "deck", "--only", "cards")
     assert code == 0, err
     names = sorted(p.name for p in (tmp_path / "deck" / "build" / "cards").glob("*.png"))
     assert names == ["back-card.png", "market-stall-front.png", "raider-front.png", "town-guard-front.png"]
@@ -219,7 +220,8 @@ def test_header_typo_is_one_error_at_the_header(tmp_path, capsys, monkeypatch):
     code, out, _ = run(capsys, "validate", "nocost")
     assert code == 1
     assert [line for line in out.splitlines() if ": error: " in line] == [
-        "cards.csv:1:1: error: no column 'cost', which every card card needs (columns: name, text, flavor, count)"
+        "cards.csv:1:1: error: no column 'cost', which every card card needs "
+        "(columns: name, text, flavor, count)"
     ]
 
 

@@ -377,16 +377,18 @@ class Cli:
         from .pipeline.load import check_game, load_catalog, load_fonts
 
         shared = Diagnostics()
-        catalog = load_catalog(self.project, shared)
-        fonts = load_fonts(self.project, shared)
         folders = self.folders(self.args.games)
+        first = folders[0]
+        catalog = load_catalog(self.project_of(first), shared, first)
+        fonts = load_fonts(self.project_of(first), shared, first)
         for d in shared.sorted():
             print(d, file=sys.stderr)
         if fonts is None:
             return EXIT_ERRORS
         status = EXIT_ERRORS if shared.has_errors else EXIT_OK
         for folder in folders:
-            checked = check_game(self.project, folder, catalog)
+            project = self.project_of(folder)
+            checked = check_game(project, folder, catalog)
             if not checked.ok:
                 for d in checked.diags.errors:
                     print(d, file=sys.stderr)
@@ -397,7 +399,7 @@ class Cli:
                 status = EXIT_ERRORS
                 continue
             game = checked.game
-            report, built = editor_check(self.project, checked, catalog, fonts)
+            report, built = editor_check(project, checked, catalog, fonts)
             for d in built.diags.sorted():
                 print(d, file=sys.stderr)
             for finding in report.findings:
@@ -405,7 +407,8 @@ class Cli:
             counts = ", ".join(f"{kind} {len(found)}" for kind, found in report.by_kind().items() if found)
             print(
                 f"{game.id}: {len(report.findings)} findings ({counts or 'none'}), "
-                f"{len(report.acknowledged)} acknowledged; see build/{game.id}/check.html",
+                f"{len(report.acknowledged)} acknowledged; "
+                f"see {project.display(project.game_build_dir(game.id) / 'check.html')}",
                 file=sys.stderr,
             )
             if built.diags.has_errors or (self.args.strict and report.findings):
@@ -438,10 +441,11 @@ class Cli:
 
         args = self.args
         folder = self.folders([args.game])[0]
+        project = self.project_of(folder)
         old = Side(path=args.from_path) if args.from_path else Side(rev=args.from_rev or "HEAD")
         try:
             result = run_compare(
-                self.project,
+                project,
                 folder,
                 old,
                 Side(rev=args.to_rev),
@@ -453,10 +457,11 @@ class Cli:
         _print_problems(result.problems)
         comparison, page = result.comparison, None
         if result.outputs:
-            writer = Writer(self.project.build_dir / comparison.game_id)
+            out_dir = project.game_build_dir(comparison.game_id)
+            writer = Writer(out_dir)
             for output in result.outputs:
                 writer.write_bytes(output.path, output.data)
-            page = f"build/{comparison.game_id}/diff/index.html"
+            page = f"{project.display(out_dir / 'diff' / 'index.html')}"
         if args.format == "json":
             print(report.as_json(comparison, page))
         else:
@@ -477,8 +482,9 @@ class Cli:
                 raise UsageError(
                     f"the draft is not written into the game's folder ({args.output}): review it first"
                 )
+        project = self.project_of(folder)
         try:
-            draft = run_errata(self.project, folder, args.since)
+            draft = run_errata(project, folder, args.since)
         except CompareError as exc:
             raise UsageError(str(exc)) from None
         _print_problems(draft.problems)
@@ -486,8 +492,9 @@ class Cli:
             sys.stdout.write(draft.text)
             where = "stdout"
         elif args.output is None:
-            Writer(self.project.build_dir / folder.name).write_text("errata-draft.yaml", draft.text)
-            where = f"build/{folder.name}/errata-draft.yaml"
+            out_dir = project.game_build_dir(folder.name)
+            Writer(out_dir).write_text("errata-draft.yaml", draft.text)
+            where = project.display(out_dir / "errata-draft.yaml")
         else:
             target = Path(args.output).resolve()
             Writer(target.parent).write_text(target.name, draft.text)
@@ -506,35 +513,42 @@ class Cli:
 
         args = self.args
         folder = self.folders([args.game])[0]
+        project = self.project_of(folder)
         try:
-            log = run_changelog(self.project, folder, args.since, args.to_rev)
+            log = run_changelog(project, folder, args.since, args.to_rev)
         except CompareError as exc:
             raise UsageError(str(exc)) from None
         _print_problems(log.problems)
-        Writer(self.project.build_dir / folder.name).write_text("changelog.md", log.markdown)
+        out_dir = project.game_build_dir(folder.name)
+        Writer(out_dir).write_text("changelog.md", log.markdown)
         for path, text in log.chapters:
             Writer(path.parent).write_text(path.name, text)
-            print(f"{self.project.display(path)}: changelog filled in between its markers", file=sys.stderr)
+            print(f"{project.display(path)}: changelog filled in between its markers", file=sys.stderr)
         print(
             f"{folder.name}: {log.changes} changes from {log.since} to {log.to}; "
-            f"see build/{folder.name}/changelog.md",
+            f"see {project.display(out_dir / 'changelog.md')}",
             file=sys.stderr,
         )
         return EXIT_OK
 
     def watch(self) -> int:
         """Build, then rebuild after every change to the data, templates, layouts or fonts."""
+        from .pipeline.session import BuildSession
+
         args = self.args
         folders = self.folders(args.games)
-        roots = [*folders, self.project.layouts_dir, self.project.templates_dir, self.project.fonts_dir]
+        reads = BuildSession(self.project, BuildOptions())
+        roots = sorted({root for f in folders for root in reads.roots(f, self.project_of(f))})
+        # a game on its own builds into its own folder: its outputs are not changes to watch
+        ignored = [self.project_of(f).build_dir for f in folders if self.project_of(f).standalone]
         for extra in ("paper", "booklet", "duplex", "gutterfold", "back_offset", "ink_saver"):
             setattr(args, extra, getattr(BuildOptions(), extra))
         args.no_cache, args.quiet = False, False
-        state = snapshot(roots)
+        state = snapshot(roots, ignored)
         self.build()
         print("watching for changes (Ctrl-C to stop)", file=sys.stderr)
         while True:
-            paths, state = wait_for_change(roots, state, args.interval)
+            paths, state = wait_for_change(roots, state, args.interval, ignored=ignored)
             shown = ", ".join(self.project.display(p) for p in paths[:3])
             more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
             print(f"changed: {shown}{more}", file=sys.stderr)
