@@ -20,7 +20,7 @@ from ..context.base import BuildOptions
 from ..diagnostics import Diagnostics, Loc
 from ..kinds import OUTPUT_KINDS, available_kinds
 from ..progress import NoProgress, Progress
-from ..project import Project
+from ..project import THEMES, Project
 from .cleanup import merged, remove_stale, stale
 from .lock import BuildLock, LockedError
 from .uptodate import input_digest, is_up_to_date, last_state, record
@@ -103,6 +103,7 @@ class BuildSession:
             folder,
             project.game_templates_dir(folder, folder.name),
             project.templates_dir / "_shared",
+            THEMES,  # a style.yaml's `theme:` draws with these
             *project.game_layouts_dirs(folder),
             project.game_fonts_dir(folder),
             *project.game_art_dirs(folder, folder.name),
