@@ -290,3 +290,32 @@ def test_defaults_ship_layouts_fonts_and_the_starter_theme():
         assert (DEFAULTS / "templates" / "starter" / part).is_file(), part
     # the package's defaults are the repository's own files, not copies
     assert (DEFAULTS / "fonts").resolve() == (REPO / "fonts").resolve()
+
+
+def test_a_spreadsheet_that_is_not_utf8_stops_new_at_its_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    sheet = tmp_path / "export.csv"
+    sheet.write_bytes("Name;Cost\nMint;1\nGrüntee;2\n".encode("cp1252"))
+    code, _, err = run(capsys, "new", "g", "--from-csv", str(sheet))
+    assert code == 1
+    assert f"{sheet}:3:3: error: the file is not UTF-8 (byte 0xfc; likely Windows-1252" in err
+    assert not (tmp_path / "g").exists()
+
+
+def test_a_row_of_an_unknown_type_and_art_named_in_a_column(tmp_path, capsys, monkeypatch):
+    csv_text = "name,type,cost,text,art\nMint,Spell,1,Gain.,portrait.png\nSage,Spel,2,Draw.,\n"
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text(csv_text.replace("Spel,", "Spell,"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "new", "g", "--from-csv", str(sheet))[0] == 0
+    art_png(tmp_path / "g" / "art" / "portrait.png")
+    (tmp_path / "g" / "cards.csv").write_text(csv_text, encoding="utf-8")
+    code, out, _ = run(capsys, "validate", "g")
+    assert code == 1
+    assert "cards.csv:3:6: error: no card type 'Spel' (known: spell (Spell))" in out
+    (tmp_path / "g" / "cards.csv").write_text(csv_text.replace("Spel,", "Spell,"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "g")
+    code, out, err = run(capsys, "build", ".", "--only", "cards")
+    assert code == 0, err
+    assert "matches no card" not in err
+    assert "data:image/png;base64" in (tmp_path / "g" / "build" / "cards" / "mint-front.svg").read_text()
