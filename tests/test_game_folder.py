@@ -137,7 +137,8 @@ def test_new_game_starts_with_the_sample_and_any_layout(tmp_path: Path, capsys, 
         assert img.size == (1125, 1125)  # a 3.5 in square card with 1/8 in bleed at 300 DPI
     code, _, err = run(capsys, "validate", "deck", "--verbose")
     assert code == 0
-    assert "templates: " + str((tmp_path / "deck" / "templates").resolve()) in err
+    templates = str((tmp_path / "deck" / "templates").resolve())
+    assert f"templates: {templates}, then the starter theme (built in)" in err
     assert "fonts: built in (deckwright/defaults/fonts)" in err
     assert "layouts: built in (deckwright/defaults/layouts)" in err
 

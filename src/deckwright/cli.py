@@ -599,10 +599,14 @@ def _sources(project: Project, folder: Path) -> list[str]:
         except ValueError:
             return str(path.resolve())
 
+    from .readers.style import load_style
+
     templates = project.game_templates_dir(folder, folder.name)
+    style = load_style(templates, Diagnostics(), project.display)
+    theme = f", then the {style.theme} theme (built in)" if style is not None and style.theme else ""
     art = [str(p.resolve()) for p in project.game_art_dirs(folder, folder.name) if p.is_dir()]
     return [
-        f"templates: {shown(templates)}",
+        f"templates: {shown(templates)}{theme}",
         f"fonts: {shown(project.game_fonts_dir(folder))}",
         f"layouts: {', '.join(shown(p) for p in project.game_layouts_dirs(folder))}",
         f"art: {', '.join(art) or 'none yet (' + str((folder / 'art').resolve()) + ')'}",
