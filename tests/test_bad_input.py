@@ -99,7 +99,7 @@ CASES: dict[str, Case] = {
     "yaml-unknown-card-key": Case(
         edit("heroes.yaml", "power: 1", "powr: 1"),
         f"{H}:20:5: error: card 'cy': unknown key 'powr' for a hero card "
-        "(accepted: id, name, count, number, note, side, power, text, rivals)",
+        "(accepted: id, name, count, number, note, art, side, power, text, rivals)",
     ),
     "yaml-unknown-file-key": Case(
         edit("heroes.yaml", "type: hero\n", "type: hero\ntipe: villain\n"),
@@ -184,13 +184,9 @@ CASES: dict[str, Case] = {
         edit("tables.yaml", "extends: 3\n", "extends: 5\n"),
         "cards/mini/tables.yaml:21:18: error: table 'setup': extends 4 in a cycle",
     ),
-    "data-zero-count": Case(
-        edit("heroes.yaml", "count: 3", "count: 0"),
-        f"{H}:18:12: error: card 'cy': count must be a whole number >= 1, not the number 0",
-    ),
     "data-negative-count": Case(
         edit("heroes.yaml", "count: 3", "count: -2"),
-        f"{H}:18:12: error: card 'cy': count must be a whole number >= 1, not the number -2",
+        f"{H}:18:12: error: card 'cy': count must be a whole number >= 0 (0: not printed), not the number -2",
     ),
     "data-out-of-range": Case(
         edit("heroes.yaml", "power: 1", "power: 10"),

@@ -14,7 +14,7 @@ from . import __version__
 from .context.base import DUPLEX, PAPERS, BuildOptions
 from .diagnostics import Diagnostics
 from .kinds import OUTPUT_KINDS, available_kinds
-from .project import Project, find_root
+from .project import Project, find_game, find_root, project_for
 from .watch import snapshot, wait_for_change
 from .writer import Writer
 
@@ -44,11 +44,28 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="list the games of the project")
 
+    new = sub.add_parser("new", help="start a game folder that builds at once with the starter theme")
+    new.add_argument("path", type=Path, metavar="PATH", help="the game folder to make (must not hold a game)")
+    new.add_argument(
+        "--size", default="poker", metavar="LAYOUT", help="the cards' layout: poker, mini, tarot, square, ..."
+    )
+    new.add_argument(
+        "--from-csv",
+        type=Path,
+        metavar="FILE",
+        help="a spreadsheet saved as CSV: fields from its header, card types from a type column",
+    )
+
     validate = sub.add_parser("validate", help="check games against their schema and rules")
     validate.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all)")
     validate.add_argument("--format", choices=("text", "json"), default="text")
     validate.add_argument("--strict", action="store_true", help="treat warnings as errors")
     validate.add_argument("--quiet", action="store_true", help="errors only, no warnings")
+    validate.add_argument(
+        "--verbose",
+        action="store_true",
+        help="also say where each game's templates, fonts, layouts and art come from",
+    )
 
     check = sub.add_parser("check", help="the editor's check: every place where a game's texts disagree")
     check.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all)")
@@ -90,6 +107,12 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: cores)")
     build.add_argument("--no-cache", action="store_true", help="render everything afresh")
     build.add_argument("--quiet", action="store_true", help="print errors only")
+    build.add_argument(
+        "--verbose", action="store_true", help="list the last build's warnings on an up-to-date build"
+    )
+    build.add_argument(
+        "--out", type=Path, default=None, metavar="DIR", help="write the outputs here (one game at a time)"
+    )
 
     diff = sub.add_parser(
         "diff", help="what changed in a game between two versions (git revisions or folders)"
@@ -229,14 +252,32 @@ def _offset(text: str) -> tuple[float, float]:
 class Cli:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
+        out = getattr(args, "out", None)
+        self.out = out.resolve() if out is not None else None
         root = args.project.resolve() if args.project else find_root(Path.cwd())
-        self.project = Project(root)
+        here = find_game(Path.cwd()) if not args.project else None
+        if here is not None and not (root / "cards").is_dir():
+            self.project = project_for(here, self.out)  # a game folder on its own
+        else:
+            self.project = Project(root, out=self.out)
+
+    def project_of(self, folder: Path) -> Project:
+        """The project a game sits in: this one for its cards/, else the game's own."""
+        if folder.resolve().parent == self.project.cards_dir.resolve() and not self.project.standalone:
+            return self.project
+        return project_for(folder, self.out)
 
     def folders(self, names: Sequence[str]) -> list[Path]:
         if not names:
+            here = find_game(Path.cwd())
+            if here is not None:  # inside a game folder: that game
+                return [here]
             folders = list(self.project.game_folders().values())
             if not folders:
-                raise UsageError(f"no games under {self.project.cards_dir}")
+                raise UsageError(
+                    f"no game here ({Path.cwd()}) and no games under {self.project.cards_dir}; "
+                    "name a game folder, or start one with: deckwright new PATH"
+                )
             return folders
         found = []
         for name in names:
@@ -255,9 +296,18 @@ class Cli:
 
         shared = Diagnostics()
         folders = self.folders(names)
-        catalog = load_catalog(self.project, shared)
-        fonts = (prepare_fonts if activate_fonts else load_fonts)(self.project, shared)
-        return [check_game(self.project, f, catalog, fonts) for f in folders], shared
+        results = []
+        loaded: dict[tuple, tuple] = {}
+        for folder in folders:
+            project = self.project_of(folder)
+            key = (tuple(project.game_layouts_dirs(folder)), project.game_fonts_dir(folder))
+            if key not in loaded:
+                catalog = load_catalog(project, shared, folder)
+                fonts = (prepare_fonts if activate_fonts else load_fonts)(project, shared, folder)
+                loaded[key] = (catalog, fonts)
+            catalog, fonts = loaded[key]
+            results.append(check_game(project, folder, catalog, fonts))
+        return results, shared
 
     # -- commands --------------------------------------------------------------------------
 
@@ -266,8 +316,17 @@ class Cli:
         from .pipeline.load import check_game
 
         nothing = Catalog({}, {}, {})
-        for game_id, folder in self.project.game_folders().items():
-            checked = check_game(self.project, folder, nothing)
+        games = self.project.game_folders()
+        here = find_game(Path.cwd())
+        if not games and here is not None:
+            games = {here.name: here}
+        if not games:
+            raise UsageError(
+                f"no project or game folder here ({Path.cwd()}); "
+                "use --project DIR, or start a game with: deckwright new PATH"
+            )
+        for game_id, folder in games.items():
+            checked = check_game(self.project_of(folder), folder, nothing)
             info = checked.game.info if checked.game else None
             if info is None:
                 print(f"{game_id}\t(cannot be read: run 'deckwright validate {game_id}')")
@@ -277,6 +336,40 @@ class Cli:
                 f"{game_id}\t{info.name} — {info.edition}\t"
                 f"{info.players_min}-{info.players_max} players\t{copies} cards"
             )
+        return EXIT_OK
+
+    def new(self) -> int:
+        from .pipeline.load import load_catalog
+        from .pipeline.new import new_game
+
+        args = self.args
+        folder = args.path.resolve()
+        if (folder / "game.yaml").exists():
+            raise UsageError(f"{folder} already holds a game (game.yaml); choose a new folder")
+        if folder.exists() and not folder.is_dir():
+            raise UsageError(f"{folder} is a file, not a folder")
+        diags = Diagnostics()
+        catalog = load_catalog(project_for(folder), diags, folder)
+        cards = [lid for lid, layout in catalog.layouts.items() if layout.kind == "card"]
+        if args.size not in catalog.layouts:
+            raise UsageError(f"no layout {args.size!r} (card layouts: {', '.join(cards)})")
+        made = new_game(folder, args.size, args.from_csv, diags)
+        for d in diags.sorted():
+            print(d, file=sys.stderr)
+        if made is None or diags.has_errors:
+            return EXIT_ERRORS
+        writer = Writer(folder)
+        for name, text in sorted(made.files.items()):
+            writer.write_text(name, text)
+        for name, source in sorted(made.copies.items()):
+            writer.write_bytes(name, source.read_bytes())
+        types = ", ".join(made.types)
+        print(
+            f"{folder}: a new game with {made.cards} cards ({types}) on {args.size} cards.\n"
+            f"  cd {folder}\n  deckwright build        # cards in build/cards/, print-and-play in build/\n"
+            f"  art: put art/<card-id>.png; colours and fonts: templates/style.yaml",
+            file=sys.stderr,
+        )
         return EXIT_OK
 
     def validate(self) -> int:
@@ -301,6 +394,9 @@ class Cli:
                 state = "ok" if not r.diags.has_errors else "FAILED"
                 n_err, n_warn = len(r.diags.errors), len(r.diags.warnings)
                 print(f"{r.folder.name}: {state} ({n_err} errors, {n_warn} warnings)", file=sys.stderr)
+                if self.args.verbose:
+                    for line in _sources(self.project_of(r.folder), r.folder):
+                        print(f"  {line}", file=sys.stderr)
         failed = errors > 0 or (self.args.strict and warnings > 0)
         return EXIT_ERRORS if failed else EXIT_OK
 
@@ -309,16 +405,18 @@ class Cli:
         from .pipeline.load import check_game, load_catalog, load_fonts
 
         shared = Diagnostics()
-        catalog = load_catalog(self.project, shared)
-        fonts = load_fonts(self.project, shared)
         folders = self.folders(self.args.games)
+        first = folders[0]
+        catalog = load_catalog(self.project_of(first), shared, first)
+        fonts = load_fonts(self.project_of(first), shared, first)
         for d in shared.sorted():
             print(d, file=sys.stderr)
         if fonts is None:
             return EXIT_ERRORS
         status = EXIT_ERRORS if shared.has_errors else EXIT_OK
         for folder in folders:
-            checked = check_game(self.project, folder, catalog)
+            project = self.project_of(folder)
+            checked = check_game(project, folder, catalog)
             if not checked.ok:
                 for d in checked.diags.errors:
                     print(d, file=sys.stderr)
@@ -329,7 +427,7 @@ class Cli:
                 status = EXIT_ERRORS
                 continue
             game = checked.game
-            report, built = editor_check(self.project, checked, catalog, fonts)
+            report, built = editor_check(project, checked, catalog, fonts)
             for d in built.diags.sorted():
                 print(d, file=sys.stderr)
             for finding in report.findings:
@@ -337,7 +435,8 @@ class Cli:
             counts = ", ".join(f"{kind} {len(found)}" for kind, found in report.by_kind().items() if found)
             print(
                 f"{game.id}: {len(report.findings)} findings ({counts or 'none'}), "
-                f"{len(report.acknowledged)} acknowledged; see build/{game.id}/check.html",
+                f"{len(report.acknowledged)} acknowledged; "
+                f"see {project.display(project.game_build_dir(game.id) / 'check.html')}",
                 file=sys.stderr,
             )
             if built.diags.has_errors or (self.args.strict and report.findings):
@@ -370,10 +469,11 @@ class Cli:
 
         args = self.args
         folder = self.folders([args.game])[0]
+        project = self.project_of(folder)
         old = Side(path=args.from_path) if args.from_path else Side(rev=args.from_rev or "HEAD")
         try:
             result = run_compare(
-                self.project,
+                project,
                 folder,
                 old,
                 Side(rev=args.to_rev),
@@ -385,10 +485,11 @@ class Cli:
         _print_problems(result.problems)
         comparison, page = result.comparison, None
         if result.outputs:
-            writer = Writer(self.project.build_dir / comparison.game_id)
+            out_dir = project.game_build_dir(comparison.game_id)
+            writer = Writer(out_dir)
             for output in result.outputs:
                 writer.write_bytes(output.path, output.data)
-            page = f"build/{comparison.game_id}/diff/index.html"
+            page = f"{project.display(out_dir / 'diff' / 'index.html')}"
         if args.format == "json":
             print(report.as_json(comparison, page))
         else:
@@ -409,8 +510,9 @@ class Cli:
                 raise UsageError(
                     f"the draft is not written into the game's folder ({args.output}): review it first"
                 )
+        project = self.project_of(folder)
         try:
-            draft = run_errata(self.project, folder, args.since)
+            draft = run_errata(project, folder, args.since)
         except CompareError as exc:
             raise UsageError(str(exc)) from None
         _print_problems(draft.problems)
@@ -418,8 +520,9 @@ class Cli:
             sys.stdout.write(draft.text)
             where = "stdout"
         elif args.output is None:
-            Writer(self.project.build_dir / folder.name).write_text("errata-draft.yaml", draft.text)
-            where = f"build/{folder.name}/errata-draft.yaml"
+            out_dir = project.game_build_dir(folder.name)
+            Writer(out_dir).write_text("errata-draft.yaml", draft.text)
+            where = project.display(out_dir / "errata-draft.yaml")
         else:
             target = Path(args.output).resolve()
             Writer(target.parent).write_text(target.name, draft.text)
@@ -438,18 +541,20 @@ class Cli:
 
         args = self.args
         folder = self.folders([args.game])[0]
+        project = self.project_of(folder)
         try:
-            log = run_changelog(self.project, folder, args.since, args.to_rev)
+            log = run_changelog(project, folder, args.since, args.to_rev)
         except CompareError as exc:
             raise UsageError(str(exc)) from None
         _print_problems(log.problems)
-        Writer(self.project.build_dir / folder.name).write_text("changelog.md", log.markdown)
+        out_dir = project.game_build_dir(folder.name)
+        Writer(out_dir).write_text("changelog.md", log.markdown)
         for path, text in log.chapters:
             Writer(path.parent).write_text(path.name, text)
-            print(f"{self.project.display(path)}: changelog filled in between its markers", file=sys.stderr)
+            print(f"{project.display(path)}: changelog filled in between its markers", file=sys.stderr)
         print(
             f"{folder.name}: {log.changes} changes from {log.since} to {log.to}; "
-            f"see build/{folder.name}/changelog.md",
+            f"see {project.display(out_dir / 'changelog.md')}",
             file=sys.stderr,
         )
         return EXIT_OK
@@ -468,14 +573,14 @@ class Cli:
         folder = self.folders([args.game])[0]
         try:
             run = publish_game(
-                self.project,
+                self.project_of(folder),
                 folder,
                 api_url,
                 args.rate,
                 args.credentials,
                 progress,
-                args.proofed,
-                args.dry_run,
+                proofed=args.proofed,
+                plan_only=args.dry_run,
             )
         except PublishError as exc:
             print(f"deckwright: error: {exc}", file=sys.stderr)
@@ -496,17 +601,22 @@ class Cli:
 
     def watch(self) -> int:
         """Build, then rebuild after every change to the data, templates, layouts or fonts."""
+        from .pipeline.session import BuildSession
+
         args = self.args
         folders = self.folders(args.games)
-        roots = [*folders, self.project.layouts_dir, self.project.templates_dir, self.project.fonts_dir]
+        reads = BuildSession(self.project, BuildOptions())
+        roots = sorted({root for f in folders for root in reads.roots(f, self.project_of(f))})
+        # a game on its own builds into its own folder: its outputs are not changes to watch
+        ignored = [self.project_of(f).build_dir for f in folders if self.project_of(f).standalone]
         for extra in ("paper", "booklet", "duplex", "gutterfold", "back_offset", "ink_saver", "tts_base_url"):
             setattr(args, extra, getattr(BuildOptions(), extra))
         args.no_cache, args.quiet = False, False
-        state = snapshot(roots)
+        state = snapshot(roots, ignored)
         self.build()
         print("watching for changes (Ctrl-C to stop)", file=sys.stderr)
         while True:
-            paths, state = wait_for_change(roots, state, args.interval)
+            paths, state = wait_for_change(roots, state, args.interval, ignored=ignored)
             shown = ", ".join(self.project.display(p) for p in paths[:3])
             more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
             print(f"changed: {shown}{more}", file=sys.stderr)
@@ -533,19 +643,47 @@ class Cli:
             tts_base_url=args.tts_base_url,
         )
         folders = self.folders(args.games)
+        if self.out is not None and len(folders) > 1:
+            raise UsageError("--out takes one game at a time (name the game)")
         progress = TerminalProgress(sys.stderr, quiet=args.quiet)
         session = BuildSession(self.project, options, kinds, progress)
         status = EXIT_OK
         for folder in folders:
             # one game's failure never stops the others; the exit code reports it
-            outcome = session.build(folder)
-            _print_outcome(outcome, args.quiet)
+            project = self.project_of(folder)
+            outcome = session.build(folder, project)
+            _print_outcome(outcome, args.quiet, getattr(args, "verbose", False), project)
             if not outcome.ok:
                 status = EXIT_ERRORS
         return status
 
 
-def _print_outcome(outcome, quiet: bool) -> None:
+def _sources(project: Project, folder: Path) -> list[str]:
+    """Where a game's templates, fonts, layouts and art come from (`validate --verbose`)."""
+    from .project import DEFAULTS
+
+    def shown(path: Path) -> str:
+        try:  # not resolved: the built-in folders may be links into a checkout
+            return f"built in ({path.relative_to(DEFAULTS.parent.parent)})"
+        except ValueError:
+            return str(path.resolve())
+
+    from .readers.style import load_style
+
+    templates = project.game_templates_dir(folder, folder.name)
+    style = load_style(templates, Diagnostics(), project.display)
+    theme = f", then the {style.theme} theme (built in)" if style is not None and style.theme else ""
+    art = [str(p.resolve()) for p in project.game_art_dirs(folder, folder.name) if p.is_dir()]
+    return [
+        f"templates: {shown(templates)}{theme}",
+        f"fonts: {shown(project.game_fonts_dir(folder))}",
+        f"layouts: {', '.join(shown(p) for p in project.game_layouts_dirs(folder))}",
+        f"art: {', '.join(art) or 'none yet (' + str((folder / 'art').resolve()) + ')'}",
+        f"outputs: {project.game_build_dir(folder.name)}",
+    ]
+
+
+def _print_outcome(outcome, quiet: bool, verbose: bool = False, project: Project | None = None) -> None:
     """What became of one game: its findings, then one line."""
     from .pipeline.session import State
 
@@ -554,9 +692,23 @@ def _print_outcome(outcome, quiet: bool) -> None:
     _print_diagnostics(outcome.checked, quiet)
     _print_diagnostics(outcome.diags, quiet)
     name, game_id = outcome.folder.name, outcome.game_id
+    # the real folder: relative to the project inside one, else in full
+    out_dir = outcome.out_dir or (project.game_build_dir(game_id) if project else Path("build", game_id))
+    shown = project.display(out_dir) if project is not None and not project.standalone else str(out_dir)
+    where = shown.rstrip(os.sep) + os.sep
     if outcome.state is State.UP_TO_DATE:
         if not quiet:
             print(f"{name}: up to date (nothing changed since the last build)")
+            if outcome.replayed:
+                count = len(outcome.replayed)
+                more = "" if verbose else " (--verbose lists them)"
+                print(
+                    f"{name}: {count} warning{'s' if count != 1 else ''} from the last build{more}",
+                    file=sys.stderr,
+                )
+                if verbose:
+                    for line in outcome.replayed:
+                        print(line, file=sys.stderr)
     elif outcome.state is State.INVALID:
         if outcome.checked.errors:
             print(f"{name}: not built ({len(outcome.checked.errors)} errors)", file=sys.stderr)
@@ -567,15 +719,16 @@ def _print_outcome(outcome, quiet: bool) -> None:
             print(outcome.trace, file=sys.stderr, end="")
         print(
             f"deckwright: internal error while building {name}: {outcome.error} "
-            f"(set DECKWRIGHT_DEBUG=1 for the traceback); build/{name}/ left as it was",
+            f"(set DECKWRIGHT_DEBUG=1 for the traceback); {where} left as it was",
             file=sys.stderr,
         )
     elif outcome.state is State.FAILED:
-        print(f"{game_id}: build failed; build/{game_id}/ left as it was", file=sys.stderr)
+        print(f"{game_id}: build failed; {where} left as it was", file=sys.stderr)
     elif not quiet:
+        removed = f"; {len(outcome.removed)} no longer made, removed" if outcome.removed else ""
         print(
-            f"{game_id}: {outcome.written} files in build/{game_id}/ "
-            f"({outcome.renders} rendered, {outcome.cache_hits} from cache)"
+            f"{game_id}: {outcome.written} files in {where} "
+            f"({outcome.renders} rendered, {outcome.cache_hits} from cache{removed})"
         )
 
 

@@ -18,7 +18,7 @@ from .diagnostics import Loc
 
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")  # what every id looks like: lower-case words and hyphens
 
-STANDARD_CARD_KEYS = ("id", "name", "count", "number", "note")
+STANDARD_CARD_KEYS = ("id", "name", "count", "number", "note", "art")
 FIELD_TYPES = ("str", "text", "int", "bool", "enum", "ref", "list")
 
 
@@ -89,6 +89,8 @@ class Card:
     number: str | int | None = None
     note: str | None = None
     key_locs: Mapping[str, Loc] = field(default_factory=frozen_map)  # where each key is written
+    art: str | None = None  # the art file the card names (`art:`), else found by its id
+    id_from: str | None = None  # the text (a name, a cell) the id was made from, for messages
 
     @property
     def copies(self) -> int:
@@ -402,6 +404,7 @@ class TextStyle:
     align: str = "start"  # start | middle | end
     valign: str = "top"  # top | middle | bottom
     lines: int | None = None  # at most this many lines (1: a title)
+    loc: Loc | None = field(default=None, compare=False, repr=False)  # where style.yaml defines it
 
 
 @dataclass(frozen=True)
@@ -423,11 +426,13 @@ class Style:
         text: Mapping[str, TextStyle],
         icons: Mapping[str, Icon],
         icon_font: TextStyle | None,
+        theme: str = "",
     ) -> None:
         self.colors = dict(colors)
         self.text = dict(text)
         self.icons = dict(icons)
         self.icon_font = icon_font
+        self.theme = theme  # a built-in theme whose templates fill in what the game's folder lacks
 
     def text_style(self, name: str) -> TextStyle:
         if name not in self.text:

@@ -13,11 +13,15 @@ from pathlib import Path
 Snapshot = dict[Path, tuple[int, int]]
 
 
-def snapshot(roots: Iterable[Path]) -> Snapshot:
+def snapshot(roots: Iterable[Path], ignored: Iterable[Path] = ()) -> Snapshot:
+    """Size and modification time of every file under `roots`, except under `ignored`."""
     state: Snapshot = {}
+    skip = tuple(ignored)
     for root in roots:
         paths = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
         for path in paths:
+            if any(path.is_relative_to(s) for s in skip):
+                continue
             try:
                 st = path.stat()
             except OSError:
@@ -35,13 +39,14 @@ def wait_for_change(
     before: Snapshot,
     interval: float = 0.5,
     sleep: Callable[[float], None] = time.sleep,
+    ignored: Iterable[Path] = (),
 ) -> tuple[list[Path], Snapshot]:
     """Block until a file under `roots` is added, removed or modified; returns what changed."""
     while True:
         sleep(interval)
-        after = snapshot(roots)
+        after = snapshot(roots, ignored)
         paths = changed(before, after)
         if paths:
             # let an editor finish writing (save = truncate + write, or temp + rename)
             sleep(interval / 2)
-            return paths, snapshot(roots)
+            return paths, snapshot(roots, ignored)

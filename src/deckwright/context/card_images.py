@@ -13,10 +13,10 @@ from ..cache import RenderCache, digest, files_digest
 from ..diagnostics import Diagnostics, Loc
 from ..fonts.registry import FontError, FontRegistry
 from ..model import Game, Layout
-from ..project import Project
+from ..project import THEMES, Project
 from ..readers.style import load_style
-from ..render.card.art import ArtLibrary
 from ..render.card.faces import Face, FaceSet, render_faces
+from ..render.card.gameart import GameArt
 from ..render.card.template import CardRenderer
 from ..render.card.textsvg import TextPainter
 from ..render.image.raster import svg_to_png, svg_to_png_and_thumbnail
@@ -61,6 +61,10 @@ def make_renderer(
     except FontError as exc:
         diags.error(Loc(project.display(game_dir / "style.yaml")), f"icon_font: {exc}")
         return None
+    if not _faces_drawable(style, fonts, diags, Loc(project.display(game_dir / "style.yaml"))):
+        return None
+    theme = THEMES / style.theme if style.theme else None
+    art = GameArt(project.game_art_dirs(game.folder, game.id), {c.id: c.art for c in game.cards if c.art})
     return CardRenderer(
         game_dir,
         project.templates_dir,
@@ -68,11 +72,25 @@ def make_renderer(
         layouts,
         style,
         painter,
-        ArtLibrary(project.art_dir),
+        art,
         project.display,
         cache_dir=cache_dir,
         cache_reads=cache_reads,
+        theme_dirs=(theme,) if theme is not None and theme.resolve() != game_dir.resolve() else (),
     )
+
+
+def _faces_drawable(style, fonts: FontRegistry, diags: Diagnostics, where: Loc) -> bool:
+    """Every text style's font face, checked once at its definition in style.yaml (not once per
+    card): a face that is not shipped, or that cairo would draw with another file, is an error."""
+    ok = True
+    for text_style in style.text.values():
+        try:
+            fonts.face(text_style.font, text_style.weight, text_style.style)
+        except FontError as exc:
+            diags.error(text_style.loc or where, f"text style {text_style.name!r}: {exc}")
+            ok = False
+    return ok
 
 
 def renderer(ctx: BuildContext) -> CardRenderer | None:

@@ -9,7 +9,7 @@ read by `deckwright.readers.fonts`; metrics are in `metrics`, fontconfig isolati
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import Loc
@@ -106,6 +106,8 @@ class FontRegistry:
     folder: Path
     fonts: Mapping[str, Font]
     generic: Mapping[str, str]  # CSS generic family -> font id
+    # (font id, slot) -> the file cairo draws instead of the face's own (fonts.matching)
+    undrawable: Mapping[tuple[str, str], str] = field(default_factory=frozen_map)
 
     @property
     def families(self) -> tuple[str, ...]:
@@ -140,10 +142,18 @@ class FontRegistry:
         font = self.font(family)
         w, s = _weight(weight), _style(style)
         face = font.face(w, s)
+        slot = next(k for k, v in SLOTS.items() if v == (w, s))
+        drawn = [k.replace("-", " ") for k in font.faces if (font.id, k) not in self.undrawable]
         if face is None:
-            label = next(k for k, v in SLOTS.items() if v == (w, s)).replace("-", " ")
-            have = ", ".join(slot.replace("-", " ") for slot in font.faces)
-            raise FontError(f"font {font.family!r} has no {label} face (shipped faces: {have})")
+            have = ", ".join(drawn) or "none"
+            raise FontError(f"font {font.family!r} has no {slot.replace('-', ' ')} face (faces: {have})")
+        if (font.id, slot) in self.undrawable:
+            instead = self.undrawable[(font.id, slot)]
+            raise FontError(
+                f"font {font.family!r}: its {slot.replace('-', ' ')} face ({face.path.name}) cannot be "
+                f"drawn: the font matching cairo uses picks {instead} instead (the file covers too few "
+                f"characters); faces that draw: {', '.join(drawn) or 'none'}"
+            )
         return face
 
 

@@ -65,7 +65,7 @@ def check_page(
 
 def _font_css(project: Project, game: Game, registry: FontRegistry) -> str:
     """@font-face rules for the shipped faces, as URLs relative to build/<game>/."""
-    page_dir = project.build_dir / game.id
+    page_dir = project.game_build_dir(game.id)
     rules = []
     for font in registry.fonts.values():
         if font.family not in FAMILIES:

@@ -87,7 +87,7 @@ def build(ctx: BuildContext) -> list[Output]:
         return []
     pngs = face_pngs(ctx)
     base = ctx.options.tts_base_url
-    folder = (ctx.project.build_dir / game.id / "tts").resolve()
+    folder = (ctx.project.game_build_dir(game.id) / "tts").resolve()
 
     def url(name: str) -> str:
         return f"{base.rstrip('/')}/{name}" if base else (folder / name).as_uri()

@@ -31,6 +31,7 @@ WRITE_THREADS = 8
 class Built:
     game_id: str
     written: list[Path] = field(default_factory=list)
+    made: dict[str, list[str]] = field(default_factory=dict)  # output kind -> paths it made
     diags: Diagnostics = field(default_factory=Diagnostics)
     renders: int = 0  # images and documents actually rendered (not read from the cache)
     cache_hits: int = 0
@@ -76,11 +77,12 @@ def build_game(
     for kind in kinds:
         made = output_builder(kind)(ctx)
         outputs.extend(made)
+        built.made[kind] = sorted(output.path for output in made)
         if built.diags.has_errors:
             return built  # nothing is written from a build that found errors
         ctx.progress.step(f"{game.id}: {kind}: {len(made)} files")
     built.renders, built.cache_hits = cache.stats.renders, cache.stats.hits
-    writer = Writer(project.build_dir / game.id)
+    writer = Writer(project.game_build_dir(game.id))
     for output in outputs:
         problem = writer.unwritable(output.path)
         if problem is not None:

@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..context.base import BuildOptions
-from ..diagnostics import Diagnostics
+from ..diagnostics import Diagnostics, Loc
 from ..kinds import DEFAULT_KINDS, available_kinds
 from ..progress import NoProgress, Progress
-from ..project import Project
+from ..project import THEMES, Project
+from .cleanup import merged, remove_stale, stale
 from .lock import BuildLock, LockedError
-from .uptodate import input_digest, is_up_to_date, record
+from .uptodate import input_digest, is_up_to_date, last_state, record
 
 if TYPE_CHECKING:  # kept out of an up-to-date build's imports
     from ..fonts.registry import FontRegistry
@@ -54,6 +55,9 @@ class GameBuild:
     cache_hits: int = 0
     error: str = ""  # LOCKED, CRASHED: what happened
     trace: str = ""  # CRASHED: the traceback, for DECKWRIGHT_DEBUG
+    out_dir: Path | None = None  # where the game's outputs are
+    replayed: list[str] = field(default_factory=list)  # UP_TO_DATE: the last build's warnings
+    removed: list[Path] = field(default_factory=list)  # BUILT: files no longer made, removed
 
     @property
     def ok(self) -> bool:
@@ -75,11 +79,14 @@ class BuildSession:
         self.catalog: Catalog | None = None
         self.fonts: FontRegistry | None = None
         self._shared: Diagnostics | None = None
+        self._catalogs: dict[tuple[Path, ...], tuple[Catalog, Diagnostics]] = {}
+        self._fonts_dir: Path | None = None  # fontconfig is set up once per process
 
-    def build(self, folder: Path) -> GameBuild:
-        """One game, from the up-to-date check to written files; a bug never escapes."""
+    def build(self, folder: Path, project: Project | None = None) -> GameBuild:
+        """One game, from the up-to-date check to written files; a bug never escapes.
+        `project`: the one the game sits in, when it is not the session's."""
         try:
-            return self._build(folder)
+            return self._build(folder, project or self.project)
         except Exception as exc:
             return GameBuild(
                 folder,
@@ -89,52 +96,94 @@ class BuildSession:
                 trace=traceback.format_exc(),
             )
 
-    def roots(self, folder: Path) -> list[Path]:
+    def roots(self, folder: Path, project: Project | None = None) -> list[Path]:
         """Every file or folder a build of the game reads."""
-        project = self.project
+        project = project or self.project
         return [
             folder,
             project.game_templates_dir(folder, folder.name),
             project.templates_dir / "_shared",
-            project.layouts_dir,
-            project.fonts_dir,
-            project.art_dir / folder.name,
+            THEMES,  # a style.yaml's `theme:` draws with these
+            *project.game_layouts_dirs(folder),
+            project.game_fonts_dir(folder),
+            *project.game_art_dirs(folder, folder.name),
         ]
 
-    def _prepare(self) -> Diagnostics:
-        """Load the catalogue and fonts once; the problems are returned the first time only."""
+    def _prepare(self, project: Project, folder: Path) -> Diagnostics:
+        """Load the game's catalogue and fonts, each once per session; their problems are
+        returned the first time only."""
         from .load import load_catalog, prepare_fonts
 
-        if self._shared is not None:
-            return Diagnostics()
-        self._shared = Diagnostics()
-        self.catalog = load_catalog(self.project, self._shared)
-        self.fonts = prepare_fonts(self.project, self._shared)
-        return self._shared
+        shared = Diagnostics()
+        layouts = tuple(p.resolve() for p in project.game_layouts_dirs(folder))
+        if layouts not in self._catalogs:
+            diags = Diagnostics()
+            self._catalogs[layouts] = (load_catalog(project, diags, folder), diags)
+            for d in diags:
+                shared.add(d)
+        self.catalog, catalog_diags = self._catalogs[layouts]
+        fonts_dir = project.game_fonts_dir(folder).resolve()
+        if self._fonts_dir is None:
+            self._fonts_dir = fonts_dir
+            self._shared = Diagnostics()
+            self.fonts = prepare_fonts(project, self._shared, folder)
+            for d in self._shared:
+                shared.add(d)
+        elif fonts_dir != self._fonts_dir:
+            shared.error(
+                Loc(project.display(fonts_dir)),
+                f"this game's fonts differ from those of the games built before it "
+                f"({self._fonts_dir}); build it on its own",
+            )
+        self._usable = not catalog_diags.has_errors and not self._shared.has_errors
+        return shared
 
-    def _build(self, folder: Path) -> GameBuild:
+    def _build(self, folder: Path, project: Project) -> GameBuild:
         options = self.options
-        inputs = input_digest(self.roots(folder), options, self.kinds)
-        if options.use_cache and is_up_to_date(self.project.build_dir, folder.name, inputs):
-            return GameBuild(folder, folder.name, State.UP_TO_DATE)
-        shared = self._prepare()
-        if self._shared.has_errors or self.fonts is None:
-            return GameBuild(folder, folder.name, State.INVALID, shared=shared)
+        out_dir = project.game_build_dir(folder.name)
+        inputs = input_digest(
+            self.roots(folder, project), options, self.kinds, exclude=[project.build_dir], extra=str(out_dir)
+        )
+        if options.use_cache and is_up_to_date(project.build_dir, folder.name, inputs, out_dir):
+            warnings = last_state(project.build_dir, folder.name).get("warnings", [])
+            return GameBuild(folder, folder.name, State.UP_TO_DATE, out_dir=out_dir, replayed=warnings)
+        shared = self._prepare(project, folder)
+        if shared.has_errors or not self._usable or self.fonts is None:
+            return GameBuild(folder, folder.name, State.INVALID, shared=shared, out_dir=out_dir)
         from .build import build_game
         from .load import check_game
 
-        checked = check_game(self.project, folder, self.catalog, self.fonts, use_cache=options.use_cache)
+        checked = check_game(project, folder, self.catalog, self.fonts, use_cache=options.use_cache)
         if not checked.ok:
-            return GameBuild(folder, folder.name, State.INVALID, shared=shared, checked=checked.diags)
+            return GameBuild(
+                folder, folder.name, State.INVALID, shared=shared, checked=checked.diags, out_dir=out_dir
+            )
         game = checked.game
+        out_dir = project.game_build_dir(game.id)
         kinds = self.kinds or [k for k in available_kinds() if k in (game.build.outputs or DEFAULT_KINDS)]
+        removed: list[Path] = []
         try:
-            with BuildLock(self.project.build_dir, game.id):
-                built = build_game(
-                    self.project, checked, self.catalog, self.fonts, options, kinds, self.progress
-                )
+            with BuildLock(project.build_dir, game.id):
+                built = build_game(project, checked, self.catalog, self.fonts, options, kinds, self.progress)
                 if built.ok:
-                    record(self.project.build_dir, game.id, inputs, built.written)
+                    before = last_state(project.build_dir, game.id)
+                    previous = before.get("made", {}) if before.get("out") == str(out_dir) else {}
+                    removed = remove_stale(out_dir, stale(previous, built.made))
+                    warnings = [
+                        str(d)
+                        for diags in (shared, checked.diags, built.diags)
+                        for d in diags.sorted()
+                        if d.severity.value != "error"
+                    ]
+                    record(
+                        project.build_dir,
+                        game.id,
+                        inputs,
+                        built.written,
+                        out_dir,
+                        merged(previous, built.made),
+                        warnings,
+                    )
         except LockedError as exc:
             locked = GameBuild(folder, game.id, State.LOCKED, shared=shared, checked=checked.diags)
             locked.error = str(exc)
@@ -149,4 +198,6 @@ class BuildSession:
             written=len(built.written),
             renders=built.renders,
             cache_hits=built.cache_hits,
+            out_dir=out_dir,
+            removed=removed,
         )

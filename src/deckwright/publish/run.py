@@ -40,7 +40,7 @@ def publish_game(
     if checked.game is None:
         return PublishRun(folder.name, [str(d) for d in checked.diags.errors], [])
     game = checked.game
-    game_dir = project.build_dir / game.id
+    game_dir = project.game_build_dir(game.id)
     decks = {d.id: sum(c.copies for c in game.cards if c.type in d.types) for d in game.decks.values()}
     if plan_only:
         return PublishRun(game.id, [], dry_run(game_dir, game.info.name, api_url, decks).lines())

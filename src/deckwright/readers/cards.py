@@ -10,10 +10,12 @@ from ..model import Card, CardType, Unknown, frozen_map
 from ..safety.limits import MAX_COUNT, MAX_ID_CHARS
 from ..source import YMap
 from .common import check_keys, check_slug, describe, expect_list, expect_map, to_value
-from .csv_cards import read_csv_rows
+from .csv_cards import ID_SOURCE, read_csv_rows
 
 CARD_FILE_KEYS = ("type", "cards", "note")
 CSV_FILE_KEYS = ("type", "csv", "columns", "id", "note")
+# Keys of a card that are not fields of its type.
+NOT_FIELDS = ("id", "name", "count", "number", "note", "art", ID_SOURCE)
 
 
 def read_card_file(
@@ -25,7 +27,21 @@ def read_card_file(
 ) -> list[Card]:
     from_csv = "csv" in doc
     if from_csv:
-        check_keys(doc, "card file", CSV_FILE_KEYS, diags, required=("type", "csv"))
+        check_keys(doc, "card file", CSV_FILE_KEYS, diags, required=("csv",))
+        if "type" not in doc:  # the CSV's type column says each row's type
+            items = read_csv_rows(doc, None, folder or Path("."), diags, display, card_types)
+            cards = []
+            for m in items:
+                row_type = card_types.get(m.get("type"))
+                if row_type is None:
+                    known = ", ".join(f"{t.id} ({t.title})" for t in card_types.values())
+                    diags.error(m.loc_of("type"), f"no card type {m.get('type')!r} (known: {known})")
+                    continue
+                del m["type"]
+                card = _read_card(m, row_type, diags)
+                if card is not None:
+                    cards.append(card)
+            return cards
     else:
         check_keys(doc, "card file", CARD_FILE_KEYS, diags, required=("type", "cards"))
     type_id = doc.get("type")
@@ -73,7 +89,7 @@ def _read_card(m: YMap, card_type: CardType, diags: Diagnostics) -> Card | None:
     locs: dict[str, Loc] = {}
     for key, raw in m.items():
         locs[key] = m.loc_of(key)
-        if key not in ("id", "name", "count", "number", "note"):
+        if key not in NOT_FIELDS:
             fields[key] = to_value(raw, m.loc_of(key), diags)
     all_specs = {**card_type.fields, **card_type.back_fields}
     for key, spec in all_specs.items():
@@ -82,6 +98,11 @@ def _read_card(m: YMap, card_type: CardType, diags: Diagnostics) -> Card | None:
     number = m.get("number")
     number = to_value(number, m.loc_of("number"), diags) if number is not None else None
     note = m.get("note")
+    art = m.get("art")
+    if art is not None and (not isinstance(art, str) or not _plain_file(art)):
+        diags.error(m.loc_of("art"), f"card {card_id!r}: art names a file in art/, such as {card_id}.png")
+        art = None
+    id_from = m.get(ID_SOURCE)
     return Card(
         id=card_id,
         type=card_type.id,
@@ -93,7 +114,15 @@ def _read_card(m: YMap, card_type: CardType, diags: Diagnostics) -> Card | None:
         key_locs=frozen_map({key: m.key_loc(key) for key in m}),
         number=number,
         note=note if isinstance(note, str) else None,
+        art=art,
+        id_from=id_from if isinstance(id_from, str) else None,
     )
+
+
+def _plain_file(name: str) -> bool:
+    """A file name in an art folder: no folder climbing, no absolute path."""
+    parts = name.replace("\\", "/").split("/")
+    return bool(name.strip()) and not name.startswith("/") and ".." not in parts
 
 
 def _read_count(m: YMap, card_id: str, diags: Diagnostics) -> int | Unknown:
@@ -108,10 +137,11 @@ def _read_count(m: YMap, card_id: str, diags: Diagnostics) -> int | Unknown:
             f"card {card_id!r}: count {value} is above the limit of {MAX_COUNT} copies of one card",
         )
         return 1
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+    # 0: a card cut for now, kept in the data, exports and checks, not printed
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
     diags.error(
         m.loc_of("count"),
-        f"card {card_id!r}: count must be a whole number >= 1, not {describe(value)}",
+        f"card {card_id!r}: count must be a whole number >= 0 (0: not printed), not {describe(value)}",
     )
     return 1

@@ -8,6 +8,7 @@ text:
   body: {font: serif, size: 9pt, min_size: 6.5pt, line_height: 1.2}
 icons:
   R: {shape: circle, fill: "#b3261e", label: R, label_fill: "#fff"}
+theme: starter   # optional: templates the game's folder lacks come from this built-in theme
 ```
 Icons pair a shape with a letter, so colours are told apart without hue (colour-blind players).
 """
@@ -19,6 +20,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostics, Loc
 from ..model import MIN_TEXT_PT, SHAPES, Icon, Style, TextStyle
+from ..project import THEMES
 from ..source import ParseCache, SourceError, YMap, load
 from ..units import UnitError, to_points
 from .common import check_keys, expect_map
@@ -53,7 +55,9 @@ def load_style(folder: Path, diags: Diagnostics, display, cache: ParseCache | No
     m = expect_map(doc, Loc(shown), STYLE_FILE, diags)
     if m is None:
         return None
-    check_keys(m, STYLE_FILE, ("colors", "text", "icons", "icon_font", "note"), diags, required=("text",))
+    check_keys(
+        m, STYLE_FILE, ("colors", "text", "icons", "icon_font", "theme", "note"), diags, required=("text",)
+    )
     colors = {str(k): str(v) for k, v in (m.get("colors") or {}).items()}
     text = {}
     for name, raw in (expect_map(m["text"], m.loc_of("text"), "text", diags) or {}).items():
@@ -76,7 +80,12 @@ def load_style(folder: Path, diags: Diagnostics, display, cache: ParseCache | No
             m.loc,
             "style.yaml declares icons, so it needs 'icon_font: <text style>' for their labels",
         )
-    return Style(colors, text, icons, icon_font)
+    theme = m.get("theme", "")
+    if theme and (not isinstance(theme, str) or not (THEMES / theme).is_dir() or "/" in theme):
+        known = ", ".join(sorted(p.name for p in THEMES.iterdir() if p.is_dir() and p.name != "_shared"))
+        diags.error(m.loc_of("theme"), f"no built-in theme {theme!r} (themes: {known})")
+        theme = ""
+    return Style(colors, text, icons, icon_font, theme)
 
 
 def _text_style(name: str, raw: Any, loc: Loc, diags: Diagnostics) -> TextStyle | None:
@@ -118,6 +127,7 @@ def _text_style(name: str, raw: Any, loc: Loc, diags: Diagnostics) -> TextStyle 
         align=m.get("align", "start"),
         valign=m.get("valign", "top"),
         lines=m.get("lines"),
+        loc=loc,
     )
 
 

@@ -232,6 +232,8 @@ def _entries(game: Game) -> list[_Entry]:
                 detail = f"no. {card.number} · {detail}"
             if isinstance(card.count, Unknown):
                 detail += " · count unknown: one printed"
+            elif card.count == 0:
+                detail += " · not printed (count 0)"
             entries.append(_Entry(False, card.name, card.copies, detail))
     return entries
 

@@ -83,8 +83,12 @@ class ArtLibrary:
         )
         return ArtResult(svg, issues, path)
 
+    def root_of(self, path: Path) -> Path:
+        """The folder `path` was found in: the art may not leave it."""
+        return self.art_dir
+
     def _load(self, path: Path, box: Box) -> tuple[bytes, str, list[Issue]]:
-        root = self.art_dir.resolve()
+        root = self.root_of(path).resolve()
         real = path.resolve()
         if root not in real.parents:
             raise ArtError("refused: the file (or the link it is) points outside art/")

@@ -14,7 +14,7 @@ import jinja2
 
 from ...diagnostics import Diagnostics, Loc
 from ...model import Card, Game, Layout
-from .template import BACK, FRONT, CardRenderer, Problem, template_names
+from .template import BACK, FRONT, NO_ART, CardRenderer, Problem, template_names
 
 
 @dataclass(frozen=True)
@@ -69,24 +69,35 @@ def render_faces(
     missing = _missing_templates(game, renderer, diags)
     backs = shared_back_names(renderer)
     failed: set[tuple[Loc, str, str]] = set()
+    no_art: list[str] = []
     for card in game.cards:
         if renderer.timed_out:  # reported once; the other cards would wait as long
             break
         card_type = game.card_types[card.type]
-        if card_type.id in missing:
+        if card_type.id in missing or card.count == 0:  # count 0: kept in the data, not printed
             continue
         layout = layouts[card_type.layout]
-        front = _render(renderer, card, FRONT, f"{card.id}-front", layout, diags, failed)
+        front = _render(renderer, card, FRONT, f"{card.id}-front", layout, diags, failed, no_art)
         if front is not None:
             result.add(front)
             result.front_of[card.id] = front.name
         back_name = f"{card.id}-back" if card_type.double_sided else backs[card_type.id]
         if back_name not in result.faces:
-            back = _render(renderer, card, BACK, back_name, layout, diags, failed)
+            back = _render(renderer, card, BACK, back_name, layout, diags, failed, no_art)
             if back is None:
                 continue
             result.add(back)
         result.back_of[card.id] = back_name
+    if no_art:
+        ids = list(dict.fromkeys(no_art))
+        shown = ", ".join(ids[:8]) + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
+        folder = renderer.display(game.folder / "art")
+        diags.warning(
+            Loc(renderer.display(game.folder / "game.yaml")),
+            f"{len(ids)} card{'s' if len(ids) != 1 else ''} with an art slot but no art: {shown} "
+            f"(add {folder}/<card-id>.png, .jpg or .svg)",
+            code="no-art",
+        )
     return result
 
 
@@ -111,6 +122,7 @@ def _render(
     layout: Layout,
     diags: Diagnostics,
     failed: set[tuple[Loc, str, str]],
+    no_art: list[str] | None = None,
 ) -> Face | None:
     try:
         rendered = renderer.render(card, side)
@@ -134,7 +146,9 @@ def _render(
             failed.add(failure)
             diags.error(where or card.loc, f"card {card.id!r}: {side} template failed: {message}")
         return None
-    _report(rendered.problems, diags)
+    _report([p for p in rendered.problems if p.severity != NO_ART], diags)
+    if no_art is not None:
+        no_art.extend(p.message for p in rendered.problems if p.severity == NO_ART)
     return Face(name, rendered.svg, layout, rendered.template)
 
 

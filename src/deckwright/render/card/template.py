@@ -34,6 +34,7 @@ from .geometry import Box, CardGeometry
 from .textsvg import TextPainter
 
 FRONT, BACK = "front", "back"
+NO_ART = "no-art"  # a Problem's severity for an art slot the card has no art for
 
 
 @dataclass(frozen=True)
@@ -116,8 +117,10 @@ class CardRenderer:
         display: Callable[[Path], str] = str,
         cache_dir: Path | None = None,
         cache_reads: bool = True,
+        theme_dirs: tuple[Path, ...] = (),
     ) -> None:
-        """`cache_dir` keeps compiled templates and rendered sides between builds (build/.cache);
+        """`theme_dirs`: a built-in theme's folder, for the templates `game_dir` lacks.
+        `cache_dir` keeps compiled templates and rendered sides between builds (build/.cache);
         without `cache_reads` (`build --no-cache`) they are made afresh and kept."""
         self.game = game
         self.display = display  # how messages show a path
@@ -127,9 +130,11 @@ class CardRenderer:
         self.art = art
         self.game_dir = game_dir
         self.timed_out = False
+        self.template_dirs = [game_dir, *theme_dirs]
         self.env = sandboxed_environment(
-            # A game's own templates first; `_shared/...` from the project's templates folder.
-            [game_dir, shared_dir],
+            # A game's own templates first, then its theme's; `_shared/...` from the project's
+            # templates folder.
+            [*self.template_dirs, shared_dir],
             display,
             autoescape=True,
             undefined=StrictUndefined,
@@ -151,13 +156,19 @@ class CardRenderer:
                 fonts.folder / FONTS_FILE,
                 *(p for f in fonts.fonts.values() for p in f.faces.values()),
             ]
-            self.face_cache = FaceCache(cache_dir, game, [game_dir, shared_dir], font_files, cache_reads)
+            self.face_cache = FaceCache(
+                cache_dir, game, [*self.template_dirs, shared_dir], font_files, cache_reads
+            )
 
     def find_template(self, card_type: CardType, side: str) -> str | None:
         deck = self.game.deck_of_type(card_type.id)
-        for name in template_names(card_type, deck, side):
-            if (self.game_dir / name).is_file():
-                return name
+        names = template_names(card_type, deck, side)
+        for folder in self.template_dirs:
+            for name in names:
+                if (folder / name).is_file():
+                    return name
+            # a theme draws any card type with its generic `card-<side>.svg.j2`
+            names = [f"card-{side}.svg.j2"]
         return None
 
     def render(self, card: Card, side: str) -> Rendered:
@@ -222,6 +233,8 @@ class CardRenderer:
 
         def art(box: Box) -> Markup:
             result = self.art.image(self.game.id, card.id, box)
+            if result.source is None:  # an art slot without art: one summary line per build
+                problems.append(Problem(NO_ART, card.loc, card.id))
             for issue in result.issues:
                 problems.append(Problem(issue.severity, card.loc, f"card {card.id!r}: art: {issue.message}"))
             return Markup(result.svg)

@@ -15,7 +15,7 @@ from ...fonts.registry import FontError, FontRegistry
 from ...model import Style, TextStyle, Unknown
 from .geometry import Box
 from .style import icon_svg
-from .textfit import IconRun, TextRun, TextSpec, fit_line, fit_text
+from .textfit import TOKEN, IconRun, TextRun, TextSpec, fit_line, fit_text
 
 PLACEHOLDER_FILL = "#c2185b"  # a magenta no card design uses: unknown text must stand out
 
@@ -77,7 +77,7 @@ class TextPainter:
             return Painted("", [Issue("error", str(exc))])
         single = options.get("lines", text_style.lines) == 1
         fitted = (fit_line if single else fit_text)(text, spec, box, self.icon_widths)
-        issues = []
+        issues = self._unknown_icons(text)
         if fitted.overflow is not None:
             issues.append(
                 Issue(
@@ -95,6 +95,15 @@ class TextPainter:
             )
         fill = options.get("fill", text_style.fill)
         return Painted(self._svg(fitted, fill), issues)
+
+    def _unknown_icons(self, text: str) -> list[Issue]:
+        """`{GOLD}` with no icon GOLD in style.yaml would print literally: an error."""
+        unknown = [t for t in dict.fromkeys(TOKEN.findall(text)) if t not in self.icon_widths]
+        if not unknown:
+            return []
+        known = ", ".join("{" + t + "}" for t in self.icon_widths) or "none"
+        tokens = ", ".join("{" + t + "}" for t in unknown)
+        return [Issue("error", f"unknown icon {tokens} (icons in style.yaml: {known})")]
 
     def _svg(self, fitted, fill: str) -> str:
         face = fitted.face
