@@ -72,7 +72,21 @@ def _parser() -> argparse.ArgumentParser:
         help=f"comma-separated outputs to build ({', '.join(OUTPUT_KINDS)}; "
         "default: the game's build: outputs, else all)",
     )
-    build.add_argument("--paper", choices=PAPERS, default="a4", help="rulebook paper size")
+    build.add_argument(
+        "--paper",
+        choices=PAPERS,
+        default=None,
+        help="paper of the rulebook and of the print-and-play sheets "
+        "(default: rulebook A4, sheets on the game's build: papers, else every paper)",
+    )
+    build.add_argument(
+        "--margin",
+        type=_margin,
+        default=None,
+        metavar="MM",
+        help="print-and-play: the band along each paper edge the printer may leave blank "
+        "(default: layouts/papers.yaml's margin, 5 mm); no mark or cut line comes closer",
+    )
     build.add_argument("--booklet", action="store_true", help="also impose the rulebook as a booklet")
     build.add_argument("--duplex", choices=DUPLEX, default="long-edge", help="print-and-play flip edge")
     build.add_argument("--gutterfold", action="store_true", help="print-and-play without duplex")
@@ -81,7 +95,7 @@ def _parser() -> argparse.ArgumentParser:
         type=_offset,
         default=(0.0, 0.0),
         metavar="X,Y",
-        help="shift of every backs page in mm, from the alignment sheet",
+        help="shift of every backs page in mm, from the alignment sheet (negative values work: -2,-1)",
     )
     build.add_argument("--ink-saver", action="store_true", help="drop full-bleed backgrounds")
     build.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: cores)")
@@ -122,6 +136,16 @@ def _offset(text: str) -> tuple[float, float]:
     if abs(x) > 10 or abs(y) > 10:
         raise argparse.ArgumentTypeError("--back-offset is limited to 10 mm each way")
     return (x, y)
+
+
+def _margin(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("--margin takes millimetres, e.g. 5") from None
+    if not 0 <= value <= 25:
+        raise argparse.ArgumentTypeError("--margin must be between 0 and 25 mm")
+    return value
 
 
 class Cli:
@@ -265,9 +289,9 @@ class Cli:
         args = self.args
         folders = self.folders(args.games)
         roots = [*folders, self.project.layouts_dir, self.project.templates_dir, self.project.fonts_dir]
-        for extra in ("paper", "booklet", "duplex", "gutterfold", "back_offset", "ink_saver"):
+        for extra in ("booklet", "duplex", "gutterfold", "back_offset", "ink_saver", "margin"):
             setattr(args, extra, getattr(BuildOptions(), extra))
-        args.no_cache, args.quiet = False, False
+        args.paper, args.no_cache, args.quiet = None, False, False
         state = snapshot(roots)
         self.build()
         print("watching for changes (Ctrl-C to stop)", file=sys.stderr)
@@ -286,7 +310,9 @@ class Cli:
         if missing:
             raise UsageError(f"this version cannot build {', '.join(missing)} yet")
         options = BuildOptions(
-            paper=args.paper,
+            paper=args.paper or "a4",
+            pnp_papers=(args.paper,) if args.paper else None,
+            margin=args.margin,
             duplex=args.duplex,
             gutterfold=args.gutterfold,
             back_offset=args.back_offset,
@@ -375,9 +401,32 @@ class Cli:
         return EXIT_OK
 
 
+# Options whose value may start with a minus sign ("--back-offset -2,-1"): argparse takes such a
+# value for an option unless it looks like a plain negative number, so it is joined to its
+# option ("--back-offset=-2,-1") before parsing.
+_SIGNED_VALUES = ("--back-offset",)
+
+
+def _join_signed_values(argv: Sequence[str]) -> list[str]:
+    out: list[str] = []
+    args = list(argv)
+    i = 0
+    while i < len(args):
+        if args[i] in _SIGNED_VALUES and i + 1 < len(args) and args[i + 1].startswith("-"):
+            out.append(f"{args[i]}={args[i + 1]}")
+            i += 2
+            continue
+        if args[i] == "--":
+            out += args[i:]
+            break
+        out.append(args[i])
+        i += 1
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_join_signed_values(sys.argv[1:] if argv is None else argv))
     try:
         cli = Cli(args)
         return getattr(cli, args.command)()

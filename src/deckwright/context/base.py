@@ -29,7 +29,9 @@ DUPLEX = ("long-edge", "short-edge")
 
 @dataclass(frozen=True)
 class BuildOptions:
-    paper: str = "a4"  # rulebook paper; the print-and-play builds both
+    paper: str = "a4"  # rulebook paper
+    pnp_papers: tuple[str, ...] | None = None  # print-and-play papers (None: game.yaml's, else all)
+    margin: float | None = None  # mm: print-and-play printable margin (None: each paper's own)
     duplex: str = "long-edge"
     gutterfold: bool = False
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm, applied to every backs page
