@@ -178,9 +178,8 @@ class SheetBook:
         if fold is not None and marks:
             fronts, backs = fold.slots()
             both = fronts + backs
-            if place_footer(
-                self.paper, [s.clip for s in both], [*crop_marks(both, self.paper), fold.fold_line(both)]
-            ):
+            segments = crop_marks(both, self.paper, [fold.fold_strip])
+            if place_footer(self.paper, [s.clip for s in both], [*segments, fold.fold_line(both)]):
                 return fold
         return plan_gutterfold(self.paper, item, marks=marks, reserve=FOOTER_BAND + MARK_GAP)
 
@@ -231,7 +230,7 @@ class SheetBook:
         for n, chunk in enumerate(chunks, 1):
             fronts, backs = fold.slots(len(chunk))
             both = fronts + backs
-            marks = [] if token else crop_marks(both, self.paper)
+            marks = [] if token else crop_marks(both, self.paper, [fold.fold_strip])
             line = fold.fold_line(both)
             footer, segments = self._footer([s.clip for s in both], [*marks, line])
             marks = [m for m in segments if m.x1 != line.x1]  # the fold line is not a crop mark
