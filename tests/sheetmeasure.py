@@ -128,7 +128,9 @@ def read_sheets(data: bytes, bleed_mm: float = 3.175) -> list[Sheet]:
                     continue
                 bbox = [float(v) for v in form["/BBox"]]
                 matrix = tuple(float(v) for v in form.get("/Matrix", (1, 0, 0, 1, 0, 0)))
-                canvas = _rect(_mul(matrix, ctm), bbox[0], bbox[1], bbox[2] - bbox[0], bbox[3] - bbox[1], height)
+                canvas = _rect(
+                    _mul(matrix, ctm), bbox[0], bbox[1], bbox[2] - bbox[0], bbox[3] - bbox[1], height
+                )
                 b = bleed_mm
                 trim = Rect(canvas.x0 + b, canvas.y0 + b, canvas.x1 - b, canvas.y1 - b)
                 sheet.cards.append((trim, clip))
@@ -185,7 +187,10 @@ def measure(sheet: Sheet, margin: float = 5.0, mark_min: float = 3.0) -> Measure
             unmarked.append(f"y={y:.2f}")
     mark_edge = min(
         (
-            min(min(s[0], s[2]) - (half if s[0] == s[2] else 0), min(s[1], s[3]) - (half if s[1] == s[3] else 0))
+            min(
+                min(s[0], s[2]) - (half if s[0] == s[2] else 0),
+                min(s[1], s[3]) - (half if s[1] == s[3] else 0),
+            )
             for s in sheet.marks
         ),
         default=float("inf"),
@@ -194,7 +199,10 @@ def measure(sheet: Sheet, margin: float = 5.0, mark_min: float = 3.0) -> Measure
         mark_edge,
         min(
             (
-                min(w - max(s[0], s[2]) - (half if s[0] == s[2] else 0), h - max(s[1], s[3]) - (half if s[1] == s[3] else 0))
+                min(
+                    w - max(s[0], s[2]) - (half if s[0] == s[2] else 0),
+                    h - max(s[1], s[3]) - (half if s[1] == s[3] else 0),
+                )
                 for s in sheet.marks
             ),
             default=float("inf"),
@@ -205,9 +213,17 @@ def measure(sheet: Sheet, margin: float = 5.0, mark_min: float = 3.0) -> Measure
         others = [o for j, (o, _) in enumerate(sheet.cards) if j != i]
         sides = (
             ("left", t.x0 - c.x0, lambda o, t=t: abs(o.x1 - t.x0) < TOL and _overlap(o.y0, o.y1, t.y0, t.y1)),
-            ("right", c.x1 - t.x1, lambda o, t=t: abs(o.x0 - t.x1) < TOL and _overlap(o.y0, o.y1, t.y0, t.y1)),
+            (
+                "right",
+                c.x1 - t.x1,
+                lambda o, t=t: abs(o.x0 - t.x1) < TOL and _overlap(o.y0, o.y1, t.y0, t.y1),
+            ),
             ("top", t.y0 - c.y0, lambda o, t=t: abs(o.y1 - t.y0) < TOL and _overlap(o.x0, o.x1, t.x0, t.x1)),
-            ("bottom", c.y1 - t.y1, lambda o, t=t: abs(o.y0 - t.y1) < TOL and _overlap(o.x0, o.x1, t.x0, t.x1)),
+            (
+                "bottom",
+                c.y1 - t.y1,
+                lambda o, t=t: abs(o.y0 - t.y1) < TOL and _overlap(o.x0, o.x1, t.x0, t.x1),
+            ),
         )
         for _, amount, butted in sides:
             (seams if any(butted(o) for o in others) else bleeds).append(amount)
@@ -216,8 +232,10 @@ def measure(sheet: Sheet, margin: float = 5.0, mark_min: float = 3.0) -> Measure
         1
         for s in sheet.marks
         for c in clips
-        if min(s[0], s[2]) - half < c.x1 and max(s[0], s[2]) + half > c.x0
-        and min(s[1], s[3]) - half < c.y1 and max(s[1], s[3]) + half > c.y0
+        if min(s[0], s[2]) - half < c.x1
+        and max(s[0], s[2]) + half > c.x0
+        and min(s[1], s[3]) - half < c.y1
+        and max(s[1], s[3]) + half > c.y0
     )
     return Measure(
         sheet.number,

@@ -164,24 +164,37 @@ class SheetBook:
                 self.plan_duplex(group)
 
     def _grid(self, item: Item, marks: bool, single: bool = False) -> Grid | None:
-        """The densest grid whose full sheet leaves room for the footer; else one that keeps
-        the footer band free."""
+        """The densest grid, with the footer along the bottom where that costs no card, else
+        up the sides of a full sheet, else in a band kept free below the cards."""
         grid = plan_grid(self.paper, item, marks=marks, single=single)
-        if grid is not None and marks:
-            slots = grid.slots()
-            if place_footer(self.paper, [s.clip for s in slots], crop_marks(slots, self.paper)):
-                return grid
-        return plan_grid(self.paper, item, marks=marks, reserve=FOOTER_BAND + MARK_GAP, single=single)
+        reserved = plan_grid(self.paper, item, marks=marks, reserve=FOOTER_BAND + MARK_GAP, single=single)
+        if grid is None or not marks:
+            return reserved
+        slots = grid.slots()
+        return self._with_footer(grid, reserved, [s.clip for s in slots], crop_marks(slots, self.paper))
 
     def _fold(self, item: Item, marks: bool) -> Gutterfold | None:
+        """As `_grid`, for gutterfold sheets."""
         fold = plan_gutterfold(self.paper, item, marks=marks)
-        if fold is not None and marks:
-            fronts, backs = fold.slots()
-            both = fronts + backs
-            segments = crop_marks(both, self.paper, [fold.fold_strip])
-            if place_footer(self.paper, [s.clip for s in both], [*segments, fold.fold_line(both)]):
-                return fold
-        return plan_gutterfold(self.paper, item, marks=marks, reserve=FOOTER_BAND + MARK_GAP)
+        reserved = plan_gutterfold(self.paper, item, marks=marks, reserve=FOOTER_BAND + MARK_GAP)
+        if fold is None or not marks:
+            return reserved
+        fronts, backs = fold.slots()
+        both = fronts + backs
+        segments = [*crop_marks(both, self.paper, [fold.fold_strip]), fold.fold_line(both)]
+        return self._with_footer(fold, reserved, [s.clip for s in both], segments)
+
+    def _with_footer(self, plan, reserved, drawn: Sequence[Box], marks: Sequence[Segment]):
+        """`plan` if its full sheet takes the footer along the bottom; else `reserved` (the plan
+        with a band kept free for it) if that holds as many cards; else `plan` with the footer up
+        the sides if it fits there; else `reserved`. A bottom footer is read at a glance and
+        keeps the side margins for the marks; it may cost cards sitting apart (they butt)."""
+        placed = place_footer(self.paper, drawn, marks)
+        if placed is not None and not placed[0].side:
+            return plan
+        if reserved is not None and reserved.per_page >= plan.per_page:
+            return reserved
+        return plan if placed is not None else reserved
 
     def _unfit(self, group: Group) -> None:
         self.problems.append(
