@@ -402,16 +402,28 @@ class SheetBook:
             total = font.width(left, size) + font.width(right, size) + gap
             if total > box.w:
                 size = max(FOOTER_MIN, size * box.w / total)
-            right, size = font.fit(right, size, box.w * 0.75, FOOTER_MIN)
+            right, size = _fit_keeping_tail(font, right, size, box.w * 0.75, FOOTER_MIN)
             left, size = font.fit(left, size, box.w - font.width(right, size) - gap, FOOTER_MIN)
             baseline = box.bottom - 0.9 * MM
             d.text(box.x, baseline, left, size)
             d.text(box.right, baseline, right, size, anchor="end")
             return
         for box, text in zip(place.boxes, (left, right), strict=True):
-            fitted, size = font.fit(text, FOOTER_SIZE, box.h, FOOTER_MIN)
+            fitted, size = _fit_keeping_tail(font, text, FOOTER_SIZE, box.h, FOOTER_MIN)
             x = box.cx + 0.35 * size
             d.text(x, box.cy, fitted, size, anchor="middle", rotate=-90)
+
+
+def _fit_keeping_tail(font, text: str, size: float, width: float, min_size: float) -> tuple[str, float]:
+    """As `font.fit`, but a text too long even at `min_size` loses the end of its title (before
+    the first ": "), not its end: "fronts, sheet 2 of 3 · page 7 of 32" is what a reader needs."""
+    fitted, size = font.fit(text, size, width, min_size)
+    head, sep, tail = text.partition(": ")
+    if fitted == text or not sep:
+        return fitted, size
+    while head and font.width(f"{head}…{sep}{tail}", size) > width:
+        head = head[:-1].rstrip()
+    return (f"{head}…{sep}{tail}", size) if head else font.fit(tail, size, width, min_size)
 
 
 def edition_line(game: Game) -> str:
