@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from . import __version__
 from .context.base import DUPLEX, PAPERS, BuildOptions
 from .diagnostics import Diagnostics
-from .kinds import OUTPUT_KINDS, available_kinds
+from .kinds import DEFAULT_KINDS, OUTPUT_KINDS, available_kinds
 from .lock import BuildLock, LockedError
 from .project import Project, find_root
 from .uptodate import input_digest, is_up_to_date, record
@@ -70,7 +70,7 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="KINDS",
         help=f"comma-separated outputs to build ({', '.join(OUTPUT_KINDS)}; "
-        "default: the game's build: outputs, else all)",
+        "default: the game's build: outputs, else all but press)",
     )
     build.add_argument(
         "--paper",
@@ -98,9 +98,22 @@ def _parser() -> argparse.ArgumentParser:
         help="shift of every backs page in mm, from the alignment sheet (negative values work: -2,-1)",
     )
     build.add_argument("--ink-saver", action="store_true", help="drop full-bleed backgrounds")
+    build.add_argument(
+        "--icc",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="press PDFs: the printer's CMYK ICC profile (default: the service's, else FOGRA39-based)",
+    )
     build.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: cores)")
     build.add_argument("--no-cache", action="store_true", help="render everything afresh")
     build.add_argument("--quiet", action="store_true", help="print errors only")
+
+    preflight = sub.add_parser("preflight", help="check a PDF as a print shop would, page by page")
+    preflight.add_argument("file", type=Path, metavar="FILE.pdf")
+    preflight.add_argument(
+        "--service", default=None, metavar="NAME", help="check against a print service's press rules"
+    )
 
     watch = sub.add_parser("watch", help="rebuild a game whenever its files change")
     watch.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all)")
@@ -284,12 +297,44 @@ class Cli:
             print(f"wrote {out}", file=sys.stderr)
         return EXIT_OK
 
+    def preflight(self) -> int:
+        """Colour spaces, ink coverage, bleed, fonts, boxes and image resolution of a PDF."""
+        from .preflight import Rules, preflight
+        from .press_model import read_press_services  # TEMPORARY: the lead's services model
+
+        rules = Rules()
+        if self.args.service is not None:
+            diags = Diagnostics()
+            services = read_press_services(self.project.layouts_dir, diags, self.project.display)
+            for d in diags.sorted():
+                print(d, file=sys.stderr)
+            found = services.get(self.args.service)
+            if found is None or found.press is None:
+                known = ", ".join(s for s, v in services.items() if v.press is not None) or "none"
+                raise UsageError(
+                    f"no print service {self.args.service!r} with press rules (services: {known})"
+                )
+            spec = found.press
+            rules = Rules(found.id, spec.colour, spec.ink_limit, spec.bleed)
+        path = self.args.file
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+        report = preflight(data, rules)
+        for line in report.lines(str(path)):
+            print(line)
+        against = f" against {rules.service}" if rules.service else ""
+        state = "passed" if report.ok else f"FAILED ({len(report.errors)} errors)"
+        print(f"{path}: preflight{against} {state}, {report.pages} pages", file=sys.stderr)
+        return EXIT_OK if report.ok else EXIT_ERRORS
+
     def watch(self) -> int:
         """Build, then rebuild after every change to the data, templates, layouts or fonts."""
         args = self.args
         folders = self.folders(args.games)
         roots = [*folders, self.project.layouts_dir, self.project.templates_dir, self.project.fonts_dir]
-        for extra in ("booklet", "duplex", "gutterfold", "back_offset", "ink_saver", "margin"):
+        for extra in ("booklet", "duplex", "gutterfold", "back_offset", "ink_saver", "margin", "icc"):
             setattr(args, extra, getattr(BuildOptions(), extra))
         args.paper, args.no_cache, args.quiet = None, False, False
         state = snapshot(roots)
@@ -313,6 +358,7 @@ class Cli:
             paper=args.paper or "a4",
             pnp_papers=(args.paper,) if args.paper else None,
             margin=args.margin,
+            icc=str(args.icc.resolve()) if args.icc else None,
             duplex=args.duplex,
             gutterfold=args.gutterfold,
             back_offset=args.back_offset,
@@ -379,7 +425,7 @@ class Cli:
             print(f"{folder.name}: not built ({len(checked.diags.errors)} errors)", file=sys.stderr)
             return EXIT_ERRORS
         game_id = checked.game.id
-        kinds = kinds or [k for k in available_kinds() if k in (checked.game.build.outputs or OUTPUT_KINDS)]
+        kinds = kinds or [k for k in available_kinds() if k in (checked.game.build.outputs or DEFAULT_KINDS)]
         progress = TerminalProgress(sys.stderr, quiet=args.quiet)
         try:
             with BuildLock(project.build_dir, game_id):

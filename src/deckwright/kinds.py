@@ -3,7 +3,11 @@ with `build(ctx)`. A leaf module, so that game.yaml's reader can check `build: o
 command line can list the kinds without importing the model (a no-op build stays fast).
 """
 
-OUTPUT_KINDS: tuple[str, ...] = ("cards", "tgc", "proofs", "pnp", "rulebook", "errata", "check")
+OUTPUT_KINDS: tuple[str, ...] = ("cards", "tgc", "proofs", "pnp", "rulebook", "errata", "check", "press")
+# Built only when asked for (`--only`, or game.yaml `build: outputs`): press PDFs are for a print
+# shop, and their CMYK separation costs seconds (the first build of a machine ~25 s more).
+OPT_IN_KINDS: tuple[str, ...] = ("press",)
+DEFAULT_KINDS: tuple[str, ...] = tuple(k for k in OUTPUT_KINDS if k not in OPT_IN_KINDS)
 
 
 def available_kinds() -> list[str]:

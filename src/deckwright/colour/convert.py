@@ -213,7 +213,14 @@ class _PdfJob:
         shading[self.g.NameObject("/ColorSpace")] = self.g.NameObject("/DeviceCMYK")
 
     def function(self, ref) -> bool:
+        """Separate a shading's function in place, once: cairo shares functions between the
+        shadings of a file (a second pass would take CMYK numbers for sRGB)."""
         g = self.g
+        number = getattr(ref, "idnum", None)
+        if number is not None:
+            if number in self.done:
+                return True
+            self.done.add(number)
         function = ref.get_object()
         if isinstance(function, g.ArrayObject):
             return False  # one function per component: cairo does not write these

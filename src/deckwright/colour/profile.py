@@ -74,7 +74,9 @@ def load_profile(path: Path) -> CmykProfile:
     return CmykProfile(data, name, name, {"source": str(path), "sha256": hashlib.sha256(data).hexdigest()})
 
 
-def default_profile(ink_limit: int | None, *, quality: str = QUALITY, folder: Path | None = None) -> CmykProfile:
+def default_profile(
+    ink_limit: int | None, *, quality: str = QUALITY, folder: Path | None = None
+) -> CmykProfile:
     """The FOGRA39-based profile with `ink_limit` (percent; None: the data's own), from the cache
     or built now with colprof."""
     folder = folder or cache_dir()

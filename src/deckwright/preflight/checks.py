@@ -83,7 +83,11 @@ def preflight(data: bytes, rules: Rules = Rules()) -> Report:
         walk.page(page)
         report.colour_spaces[number] = walk.spaces
         if rules.colour == "cmyk" and walk.spaces & RGB_SPACES:
-            add(Finding(number, "error", f"RGB colour on a CMYK press page ({', '.join(sorted(walk.spaces))})"))
+            add(
+                Finding(
+                    number, "error", f"RGB colour on a CMYK press page ({', '.join(sorted(walk.spaces))})"
+                )
+            )
         for name in walk.unembedded:
             unembedded.setdefault(name, []).append(number)
         for ppi, what in walk.images:
@@ -91,8 +95,11 @@ def preflight(data: bytes, rules: Rules = Rules()) -> Report:
                 add(Finding(number, "warning", f"image {what} at {ppi:.0f} ppi as placed (below {MIN_PPI})"))
     for name, numbers in sorted(unembedded.items()):
         add(Finding(numbers[0], "error", f"font {name} is not embedded (pages {_ranges(numbers)})"))
-    spaces = sorted({s for found in report.colour_spaces.values() for s in found})
-    add(Finding(None, "info", f"colour spaces: {', '.join(spaces) or 'none'}"))
+    by_set: dict[tuple[str, ...], list[int]] = {}
+    for number, found in report.colour_spaces.items():
+        by_set.setdefault(tuple(sorted(found)), []).append(number)
+    for spaces, numbers in sorted(by_set.items(), key=lambda item: item[1][0]):
+        add(Finding(None, "info", f"colour spaces {', '.join(spaces) or 'none'}: pages {_ranges(numbers)}"))
     if rules.ink_limit is not None or rules.colour == "cmyk":
         _ink(data, rules, report)
     return report
@@ -330,7 +337,9 @@ def _ink(data: bytes, rules: Rules, report: Report) -> None:
             report.max_ink[number] = peak
             if rules.ink_limit is not None and peak > rules.ink_limit + INK_TOLERANCE:
                 report.findings.append(
-                    Finding(number, "error", f"total ink up to {peak:.0f} % (the limit is {rules.ink_limit} %)")
+                    Finding(
+                        number, "error", f"total ink up to {peak:.0f} % (the limit is {rules.ink_limit} %)"
+                    )
                 )
     if report.max_ink:
         worst = max(report.max_ink, key=report.max_ink.get)
