@@ -154,3 +154,32 @@ def test_export_json_with_an_unknown_edition(mini: TempProject, capsys) -> None:
     out, err = capsys.readouterr()
     assert code == 0 and "Traceback" not in err
     assert json.load(io.StringIO(out))["game"]["edition"] == {"unknown": "No edition printed."}
+
+
+def test_a_card_that_fits_no_grid_is_named_on_the_page_and_in_the_build(tmp_path: Path, capsys) -> None:
+    project = TempProject(tmp_path / "p")
+    project.add_game(FIXTURES / "pnp-mini")
+    products = project.root / "layouts" / "products.yaml"
+    products.write_text(
+        products.read_text(encoding="utf-8")
+        + "  giant:\n    extends: mini\n    title: Giant card\n    trim: [195mm, 270mm]\n",
+        encoding="utf-8",
+    )
+    project.replace("pnp-mini", "game.yaml", "layout: mini", "layout: giant")
+    args = [
+        "--project",
+        str(project.root),
+        "build",
+        "pnp-mini",
+        "--only",
+        "pnp",
+        "--jobs",
+        "1",
+        "--paper",
+        "a4",
+    ]
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert "Omen cards: a Giant card (giant) does not fit on A4 inside its margins" in err
+    first = _footers(project.root / "build" / "pnp-mini" / "pnp-a4.pdf")[0]
+    assert "Not in this PDF: Omen cards: a Giant card (giant) does not fit on A4" in " ".join(first.split())

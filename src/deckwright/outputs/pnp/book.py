@@ -377,8 +377,9 @@ class SheetBook:
                 sections[-1] = (p.section, sections[-1][1], i)
             else:
                 sections.append((p.section, i, i))
+        unfit = [p for p in self.problems if "does not fit" in p]
         special_pages.draw_calibration(
-            d, self.game, self.paper, self.font, self.subject, self.duplex, sections
+            d, self.game, self.paper, self.font, self.subject, self.duplex, sections, unfit
         )
         return None, None
 

@@ -63,6 +63,7 @@ def draw_calibration(
     subject: str,
     duplex: bool,
     sections: Sequence[tuple[str, int, int]],
+    problems: Sequence[str] = (),
 ) -> None:
     info = game.info
     x, width = _text_width(paper)
@@ -122,6 +123,8 @@ def draw_calibration(
             "the middle, fronts outside, glue the halves together, then cut on the crop marks."
         )
     y = _paragraph(d, font, how, x, y, width, 9.5)
+    for problem in problems:  # what these sheets leave out, and why: said here, not only in the build
+        y = _paragraph(d, font, f"Not in this PDF: {problem}.", x, y + 2 * MM, width, 9.5)
     y += 4 * MM
     d.text(x, y, "Contents", 11, bold=True)
     y += 5.5 * MM
