@@ -60,15 +60,6 @@ class Separator:
         return ImageCms.applyTransform(image.convert("RGB"), self.transform)
 
 
-def png_to_cmyk_tiff(png: bytes, profile: CmykProfile, dpi: int = 300) -> bytes:
-    """A card image for a press that wants CMYK files: a TIFF (LZW) with the profile embedded."""
-    with Image.open(io.BytesIO(png)) as image:
-        cmyk = Separator(profile).image(image)
-    out = io.BytesIO()
-    cmyk.save(out, "TIFF", compression="tiff_lzw", dpi=(dpi, dpi), icc_profile=profile.data)
-    return out.getvalue()
-
-
 # ---- vector PDFs ---------------------------------------------------------------------------
 
 
