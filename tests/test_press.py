@@ -252,3 +252,33 @@ def test_preflight_command(press: Path, tmp_path: Path, capsys) -> None:
     out, err = capsys.readouterr()
     assert f"{bad}: page 1: error: total ink up to 400 %" in out
     assert main(["preflight", str(bad), "--service", "nobody"]) == 2
+
+
+def test_images_are_separated_and_soft_masks_left_alone(profile) -> None:
+    import cairocffi
+
+    out = io.BytesIO()
+    surface = cairocffi.PDFSurface(out, 100, 100)
+    context = cairocffi.Context(surface)
+    image = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, 4, 4)
+    paint = cairocffi.Context(image)
+    paint.set_source_rgb(0.8, 0.1, 0.1)
+    paint.paint()
+    context.set_source_surface(image, 0, 0)
+    context.paint()
+    gradient = cairocffi.LinearGradient(0, 0, 100, 0)
+    gradient.add_color_stop_rgba(0, 0, 0, 1, 1)
+    gradient.add_color_stop_rgba(1, 0, 0, 1, 0)  # fades out: a luminosity soft mask
+    context.set_source(gradient)
+    context.rectangle(0, 50, 100, 50)
+    context.fill()
+    surface.finish()
+    data = pdf_to_cmyk(out.getvalue(), profile)
+    report = preflight(data, Rules(None, "cmyk", 240))
+    assert report.ok, report.lines("x")
+    assert set().union(*report.colour_spaces.values()) <= {"DeviceCMYK", "DeviceGray"}
+    pdf = pypdf.PdfReader(io.BytesIO(data))
+    (found,) = pdf.pages[0].images
+    assert found.image.mode == "CMYK"
+    expected = [v * 255 for v in Separator(profile).colour((0.8, 0.1, 0.1))]
+    assert found.image.getpixel((1, 1)) == pytest.approx(expected, abs=1)

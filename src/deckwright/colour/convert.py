@@ -70,6 +70,8 @@ def pdf_to_cmyk(data: bytes, profile: CmykProfile) -> bytes:
     reader = PdfReader(io.BytesIO(data))
     writer = PdfWriter(clone_from=reader)
     job = _PdfJob(writer, Separator(profile))
+    for page in writer.pages:  # every soft mask first: a mask's group may be met as a form before
+        job.find_masks(page.get("/Resources"))
     for page in writer.pages:
         job.page(page)
     _output_intent(writer, profile)
@@ -88,6 +90,26 @@ class _PdfJob:
         self.done: set[int] = set()  # object numbers converted (shared forms, images, shadings)
         self.masks: set[int] = set()  # soft-mask groups: left alone
 
+    def find_masks(self, resources, seen: set[int] | None = None) -> None:
+        """Note the groups of all soft masks reachable from `resources` (forms, patterns)."""
+        seen = set() if seen is None else seen
+        if resources is None:
+            return
+        resources = resources.get_object()
+        for state in (resources.get("/ExtGState") or {}).values():
+            mask = state.get_object().get("/SMask")
+            mask = mask.get_object() if mask is not None and hasattr(mask, "get_object") else mask
+            if isinstance(mask, self.g.DictionaryObject) and "/G" in mask:
+                self.masks.add(mask.raw_get("/G").idnum)
+        for ref in [*(resources.get("/XObject") or {}).values(), *(resources.get("/Pattern") or {}).values()]:
+            number = getattr(ref, "idnum", None)
+            if number is None or number in seen:
+                continue
+            seen.add(number)
+            inner = ref.get_object().get("/Resources")
+            if inner is not None:
+                self.find_masks(inner, seen)
+
     def page(self, page) -> None:
         from pypdf.generic import ContentStream
 
@@ -103,13 +125,6 @@ class _PdfJob:
         page.replace_contents(stream)
 
     def resources(self, resources) -> None:
-        g = self.g
-        for state in (resources.get("/ExtGState") or {}).values():
-            mask = state.get_object().get("/SMask")
-            if isinstance(mask, g.DictionaryObject) or hasattr(mask, "get_object"):
-                mask = mask.get_object()
-                if isinstance(mask, g.DictionaryObject) and "/G" in mask:
-                    self.masks.add(mask.raw_get("/G").idnum)
         for ref in (resources.get("/XObject") or {}).values():
             self.xobject(ref)
         for ref in (resources.get("/Pattern") or {}).values():
@@ -176,9 +191,9 @@ class _PdfJob:
         )
         if not rgb or image.get("/BitsPerComponent") != 8:
             return
-        from pypdf.filters import _xobj_to_image
-
-        decoded = _xobj_to_image(image)[2]
+        decoded = image.decode_as_image()  # its soft mask stays a separate object in the PDF
+        if decoded is None:
+            return
         cmyk = self.sep.image(decoded)
         image.set_data(b"")  # drop the old filter chain before writing the new data
         for key in ("/DecodeParms", "/Decode"):
