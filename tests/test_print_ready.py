@@ -183,3 +183,16 @@ def test_a_card_that_fits_no_grid_is_named_on_the_page_and_in_the_build(tmp_path
     assert "Omen cards: a Giant card (giant) does not fit on A4 inside its margins" in err
     first = _footers(project.root / "build" / "pnp-mini" / "pnp-a4.pdf")[0]
     assert "Not in this PDF: Omen cards: a Giant card (giant) does not fit on A4" in " ".join(first.split())
+
+
+@pytest.mark.parametrize("name", ["a4-long", "letter-long", "letter-gutterfold"])
+def test_every_footer_keeps_its_page_number(built, name: str) -> None:
+    """Side and gutter footers shorten a long title, never 'sheet n of N · page n of N'."""
+    texts = _footers(built[name])
+    for n, text in enumerate(texts, 1):
+        assert f"page {n} of {len(texts)}" in " ".join(text.split()), (name, n)
+    if name == "letter-gutterfold":  # four pairs of sideways poker cards; the footer in the gutter
+        pdf = pypdf.PdfReader(built[name])
+        page = next(i for i, t in enumerate(texts) if "Hero cards: gutterfold, sheet 1" in t)
+        assert len(next(s for s in read_sheets(built[name].read_bytes()) if s.number == page + 1).cards) == 8
+        assert float(pdf.pages[page].mediabox.width) == pytest.approx(612)

@@ -182,14 +182,17 @@ class SheetBook:
         fronts, backs = fold.slots()
         both = fronts + backs
         segments = [*crop_marks(both, self.paper, [fold.fold_strip]), fold.fold_line(both)]
-        return self._with_footer(fold, reserved, [s.clip for s in both], segments)
+        return self._with_footer(fold, reserved, [s.clip for s in both], segments, fold.fold_x)
 
-    def _with_footer(self, plan, reserved, drawn: Sequence[Box], marks: Sequence[Segment]):
+    def _with_footer(
+        self, plan, reserved, drawn: Sequence[Box], marks: Sequence[Segment], fold_x: float | None = None
+    ):
         """`plan` if its full sheet takes the footer along the bottom; else `reserved` (the plan
         with a band kept free for it) if that holds as many cards; else `plan` with the footer up
         the sides if it fits there; else `reserved`. A bottom footer is read at a glance and
-        keeps the side margins for the marks; it may cost cards sitting apart (they butt)."""
-        placed = place_footer(self.paper, drawn, marks)
+        keeps the side margins for the marks; it may cost cards sitting apart (they butt).
+        A gutterfold sheet may take its footer in the gutter, beside the fold line."""
+        placed = place_footer(self.paper, drawn, marks, fold_x=fold_x)
         if placed is not None and not placed[0].side:
             return plan
         if reserved is not None and reserved.per_page >= plan.per_page:
@@ -245,7 +248,7 @@ class SheetBook:
             both = fronts + backs
             marks = [] if token else crop_marks(both, self.paper, [fold.fold_strip])
             line = fold.fold_line(both)
-            footer, segments = self._footer([s.clip for s in both], [*marks, line])
+            footer, segments = self._footer([s.clip for s in both], [*marks, line], fold.fold_x)
             marks = [m for m in segments if m.x1 != line.x1]  # the fold line is not a crop mark
             line = next((m for m in segments if m.x1 == line.x1), line)
             names = self._faces(
@@ -319,8 +322,10 @@ class SheetBook:
                 )
         return list(names)
 
-    def _footer(self, drawn: Sequence[Box], marks: list[Segment]) -> tuple[FooterPlace, list[Segment]]:
-        placed = place_footer(self.paper, drawn, marks)
+    def _footer(
+        self, drawn: Sequence[Box], marks: list[Segment], fold_x: float | None = None
+    ) -> tuple[FooterPlace, list[Segment]]:
+        placed = place_footer(self.paper, drawn, marks, fold_x=fold_x)
         return placed if placed is not None else place_footer(self.paper, drawn, marks, force=True)
 
     # ---- drawing -----------------------------------------------------------------------------

@@ -406,10 +406,16 @@ def bottom_footer(paper: Paper) -> FooterPlace:
 
 
 def place_footer(
-    paper: Paper, drawn: Sequence[Box], marks: Sequence[Segment], *, force: bool = False
+    paper: Paper,
+    drawn: Sequence[Box],
+    marks: Sequence[Segment],
+    *,
+    force: bool = False,
+    fold_x: float | None = None,
 ) -> tuple[FooterPlace, list[Segment]] | None:
     """A footer place clear of every card and mark (marks below the block may be shortened),
-    with the marks as they must then be drawn; None when neither the bottom nor the sides fit.
+    with the marks as they must then be drawn; None when neither the bottom nor the sides fit
+    (nor, on a gutterfold sheet with its fold at `fold_x`, the gutter either side of the fold).
 
     With `force`, the bottom line always: marks that would cross it are cut short or left out.
     """
@@ -432,8 +438,23 @@ def place_footer(
         if ok:
             return bottom, shortened
     m = paper.margin
+    places = [(m, paper.width - m - FOOTER_BAND)]
+    if fold_x is not None:
+        places.append((fold_x - MARK_GAP - FOOTER_BAND, fold_x + MARK_GAP))
+    for xs in places:
+        found = _side_footer(paper, drawn, marks, xs)
+        if found is not None:
+            return found, list(marks)
+    return None
+
+
+def _side_footer(
+    paper: Paper, drawn: Sequence[Box], marks: Sequence[Segment], xs: tuple[float, float]
+) -> FooterPlace | None:
+    """Two strips at `xs`, each reading bottom to top, clear of the cards and the marks."""
+    m = paper.margin
     boxes = []
-    for x in (m, paper.width - m - FOOTER_BAND):
+    for x in xs:
         strip = Box(x, m, FOOTER_BAND, paper.height - 2 * m)
         if any(r.overlaps(strip) for r in drawn):
             return None
@@ -454,7 +475,7 @@ def place_footer(
         if high - low < FOOTER_SIDE_MIN:
             return None
         boxes.append(Box(x, low, FOOTER_BAND, high - low))
-    return FooterPlace(True, tuple(boxes)), list(marks)
+    return FooterPlace(True, tuple(boxes))
 
 
 # ---- boards ----------------------------------------------------------------------------------
