@@ -282,3 +282,21 @@ def test_images_are_separated_and_soft_masks_left_alone(profile) -> None:
     assert found.image.mode == "CMYK"
     expected = [v * 255 for v in Separator(profile).colour((0.8, 0.1, 0.1))]
     assert found.image.getpixel((1, 1)) == pytest.approx(expected, abs=1)
+
+
+def test_press_images_are_cmyk_tiffs_with_the_profile(tmp_path: Path, profile) -> None:
+    from PIL import Image
+
+    project = TempProject(tmp_path / "p")
+    project.add_game(FIXTURES / "pnp-mini")
+    icc = tmp_path / "printer.icc"
+    icc.write_bytes(profile.data)
+    args = ["--project", str(project.root), "build", "pnp-mini", "--only", "press", "--jobs", "1"]
+    assert main([*args, "--icc", str(icc), "--press-images"]) == 0
+    folder = project.root / "build" / "pnp-mini" / "press" / "drivethrucards" / "hero-cards"
+    tiffs = sorted(folder.glob("*.tif"))
+    assert len(tiffs) == len(HEROES) + 1  # each face once, the shared back once
+    with Image.open(tiffs[0]) as image:
+        assert image.mode == "CMYK" and image.info["icc_profile"] == profile.data
+        assert round(image.info["dpi"][0]) == 300
+        assert image.size == (825, 1125)  # the card image's pixels: poker at 300 DPI with bleed

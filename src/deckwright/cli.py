@@ -105,6 +105,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="press PDFs: the printer's CMYK ICC profile (default: the service's, else FOGRA39-based)",
     )
+    build.add_argument(
+        "--press-images",
+        action="store_true",
+        help="press: also each face as a CMYK TIFF for the CMYK services",
+    )
     build.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: cores)")
     build.add_argument("--no-cache", action="store_true", help="render everything afresh")
     build.add_argument("--quiet", action="store_true", help="print errors only")
@@ -334,7 +339,16 @@ class Cli:
         args = self.args
         folders = self.folders(args.games)
         roots = [*folders, self.project.layouts_dir, self.project.templates_dir, self.project.fonts_dir]
-        for extra in ("booklet", "duplex", "gutterfold", "back_offset", "ink_saver", "margin", "icc"):
+        for extra in (
+            "booklet",
+            "duplex",
+            "gutterfold",
+            "back_offset",
+            "ink_saver",
+            "margin",
+            "icc",
+            "press_images",
+        ):
             setattr(args, extra, getattr(BuildOptions(), extra))
         args.paper, args.no_cache, args.quiet = None, False, False
         state = snapshot(roots)
@@ -359,6 +373,7 @@ class Cli:
             pnp_papers=(args.paper,) if args.paper else None,
             margin=args.margin,
             icc=str(args.icc.resolve()) if args.icc else None,
+            press_images=args.press_images,
             duplex=args.duplex,
             gutterfold=args.gutterfold,
             back_offset=args.back_offset,

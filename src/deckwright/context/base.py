@@ -33,6 +33,7 @@ class BuildOptions:
     pnp_papers: tuple[str, ...] | None = None  # print-and-play papers (None: game.yaml's, else all)
     margin: float | None = None  # mm: print-and-play printable margin (None: each paper's own)
     icc: str | None = None  # press PDFs: the printer's CMYK profile (None: the service's or default)
+    press_images: bool = False  # press: also each face as a CMYK TIFF
     duplex: str = "long-edge"
     gutterfold: bool = False
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm, applied to every backs page

@@ -13,17 +13,21 @@ deckwright's FOGRA39-based default with the service's ink limit (`colour.profile
 the profile as its output intent. Every press PDF is preflighted (`preflight`) with the
 service's rules: an error there is a build error.
 
+With `--press-images`, a CMYK service also gets each face of each deck as a CMYK TIFF with the
+profile embedded (press/<service>/<deck>/<face>.tif), separated by littleCMS from the card PNG.
+
 Not part of a plain build (`press` is opt-in: `--only press`, or game.yaml `build: outputs`):
 the first CMYK build of a machine spends ~25 s making the default profile.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from pathlib import Path
 
-from ..colour.convert import pdf_to_cmyk
+from ..colour.convert import Separator, pdf_to_cmyk
 from ..colour.profile import CmykProfile, ProfileError, default_profile, load_profile
 from ..context.base import BuildContext, Output
 from ..context.card_images import faces
@@ -83,9 +87,41 @@ def build(ctx: BuildContext) -> list[Output]:
                     ctx.game.info.loc, message
                 )
             outputs.append(Output(name, data))
+            if profile is not None and getattr(ctx.options, "press_images", False):
+                outputs += _images(ctx, service, deck, face_set, profile)
             ctx.progress.advance()
     ctx.progress.finish(f"{len(outputs)} PDFs")
     return outputs
+
+
+def _images(ctx: BuildContext, service: PressService, deck, face_set, profile: CmykProfile) -> list[Output]:
+    """`--press-images`: each face of the deck once, as a CMYK TIFF (LZW) with the profile
+    embedded, at the card image's pixel size and the service's DPI, for presses that take files."""
+    from ..context.card_images import face_pngs
+
+    pngs = face_pngs(ctx)
+    names = dict.fromkeys(n for c in deck.cards for n in (face_set.front_of[c.id], face_set.back_of[c.id]))
+    separator = None
+    out = []
+    for name in names:
+        key = ctx.cache.key("press-tiff", pngs[name], profile.digest, str(service.dpi))
+        data = ctx.cache.get(key)
+        if data is None:
+            separator = separator or Separator(profile)
+            data = cmyk_tiff(pngs[name], separator, service.dpi)
+            ctx.cache.put(key, data)
+        out.append(Output(f"press/{service.id}/{slug(deck.title)}/{slug(name)}.tif", data))
+    return out
+
+
+def cmyk_tiff(png: bytes, separator: Separator, dpi: int) -> bytes:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as image:
+        cmyk = separator.image(image)
+    out = io.BytesIO()
+    cmyk.save(out, "TIFF", compression="tiff_lzw", dpi=(dpi, dpi), icc_profile=separator.profile.data)
+    return out.getvalue()
 
 
 def _services(ctx: BuildContext):
