@@ -419,6 +419,7 @@ class Cli:
             project.layouts_dir,
             project.fonts_dir,
             project.art_dir / folder.name,
+            *([Path(options.icc)] if options.icc else []),  # a changed printer profile rebuilds
         ]
         inputs = input_digest(roots, options, kinds)
         if options.use_cache and is_up_to_date(project.build_dir, folder.name, inputs):
