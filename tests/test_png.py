@@ -21,6 +21,8 @@ def test_round_trip_and_dpi() -> None:
         assert decoded.mode == "RGB"
         assert decoded.tobytes() == image.tobytes()
         assert round(decoded.info["dpi"][0]) == 300
+        assert decoded.info["srgb"] == 0  # tagged sRGB (perceptual), with the gAMA fallback
+        assert decoded.info["gamma"] == pytest.approx(0.45455)
     assert encode_rgb(image) == data  # deterministic
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import math
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pypdf
@@ -15,7 +16,7 @@ import pytest
 from conftest import FIXTURES, REPO, TempProject
 from deckwright.cli import main
 from deckwright.diagnostics import Diagnostics
-from deckwright.geometry import Affine, Box, union
+from deckwright.geometry import Affine, Box
 from deckwright.model import Layout
 from deckwright.outputs.pnp.impose import (
     FOLD_CLEARANCE,
@@ -154,7 +155,7 @@ def test_page_sizes_are_exact(plain: Path, name: str, size: tuple[float, float])
 def test_page_count_follows_from_the_card_counts(plain: Path, tmp_path: Path, layouts, papers) -> None:
     a4 = papers["a4"]
     per_poker = plan_grid(a4, item(layouts["poker"])).per_page
-    assert per_poker == 9
+    assert per_poker == 8
     heroes = 3 + 2 + 1 + 2 + 1 + 2
     tiles = len(plan_tiles(a4, item(layouts["board-bifold"])))
     expected = (
@@ -261,11 +262,12 @@ def test_trim_and_bleed_boxes_on_every_page(plain: Path) -> None:
         media, trim, bleed = (box(page, k) for k in ("/MediaBox", "/TrimBox", "/BleedBox"))
         assert media[0] <= bleed[0] <= trim[0] and media[1] <= bleed[1] <= trim[1]
         assert trim[2] <= bleed[2] <= media[2] and trim[3] <= bleed[3] <= media[3]
-    # a full sheet of poker cards: 3 x 63.5 mm by 3 x 88.9 mm, to 0.1 mm
+    # a full sheet of poker cards, sideways: two columns 88.9 mm wide, apart by twice the
+    # bleed (6.35 mm), by four butted rows of 63.5 mm, to 0.1 mm
     fronts = pdf.pages[page_of(pdf, "Hero cards: fronts, sheet 1 of 2")]
     x0, y0, x1, y1 = box(fronts, "/TrimBox")
-    assert abs((x1 - x0) / MM - 190.5) < 0.1
-    assert abs((y1 - y0) / MM - 266.7) < 0.1
+    assert abs((x1 - x0) / MM - 184.15) < 0.1
+    assert abs((y1 - y0) / MM - 254.0) < 0.1
     bx0, _, bx1, _ = box(fronts, "/BleedBox")
     assert bx0 < x0 and bx1 > x1  # the bleed is kept outside the block
 
@@ -505,7 +507,6 @@ def test_crop_marks_stay_in_the_margins(papers, layouts, paper_id: str, layout_i
     paper, it = papers[paper_id], item(layouts[layout_id])
     grid = plan_grid(paper, it)
     assert grid is not None and grid.per_page >= 1
-    page = Box(0, 0, paper.width, paper.height)
     for count in {grid.per_page, max(1, grid.per_page // 2 + 1)}:  # a full and a partial sheet
         slots = grid.slots(count)
         placed = place_footer(paper, [s.clip for s in slots], crop_marks(slots, paper))
@@ -514,12 +515,24 @@ def test_crop_marks_stay_in_the_margins(papers, layouts, paper_id: str, layout_i
         for footer in placed[0].boxes if placed else ():  # the footer clear of cards and marks
             assert not any(footer.overlaps(s.clip) for s in slots)
             assert not any(footer.overlaps(m.bounds(MARK_STROKE / 2)) for m in marks)
-        block = union(s.clip for s in slots)
+        printable = Box(
+            paper.margin, paper.margin, paper.width - 2 * paper.margin, paper.height - 2 * paper.margin
+        )
         for mark in marks:
-            bounds = mark.bounds(MARK_STROKE / 2)
-            assert page.contains(bounds)
-            assert not bounds.overlaps(block), (mark, block)  # outside every card
-            assert not any(bounds.overlaps(s.clip) for s in slots)
+            bounds = _stroke_box(mark)
+            assert printable.contains(bounds), mark  # wholly where a home printer prints
+            assert mark.length >= MARK_MIN - 1e-6
+            assert not any(bounds.overlaps(s.clip) for s in slots)  # outside every card
+        for x in {v for s in slots for v in (s.trim.x, s.trim.right)}:  # every cut line is marked
+            assert any(m.x1 == m.x2 and abs(m.x1 - x) < 0.01 for m in marks), x
+        for y in {v for s in slots for v in (s.trim.y, s.trim.bottom)}:
+            assert any(m.y1 == m.y2 and abs(m.y1 - y) < 0.01 for m in marks), y
+        for slot in slots:  # full bleed on every edge no card butts against
+            for side, amount in zip("ltrb", _bleeds(slot), strict=True):
+                if not any(_butts(slot, other, side) for other in slots if other is not slot):
+                    assert amount == pytest.approx(it.bleed), (slot.index, side)
+                else:
+                    assert amount > 0
         for slot in slots:  # each trim exact, each card drawn at 100 % onto it
             w, h = (it.width, it.height) if grid.turns % 2 == 0 else (it.height, it.width)
             assert abs(slot.trim.w - w) < 0.1 * MM and abs(slot.trim.h - h) < 0.1 * MM
@@ -531,18 +544,52 @@ def test_crop_marks_stay_in_the_margins(papers, layouts, paper_id: str, layout_i
             assert slot.clip.contains(slot.trim)
 
 
+def _stroke_box(mark) -> Box:
+    """What a crop mark inks: its stroke is MARK_STROKE wide, with butt caps (cairo's default)."""
+    half = MARK_STROKE / 2
+    x0, x1 = sorted((mark.x1, mark.x2))
+    y0, y1 = sorted((mark.y1, mark.y2))
+    if x0 == x1:
+        return Box(x0 - half, y0, 2 * half, y1 - y0)
+    return Box(x0, y0 - half, x1 - x0, 2 * half)
+
+
+def _bleeds(slot) -> tuple[float, float, float, float]:
+    c, t = slot.clip, slot.trim
+    return (t.x - c.x, t.y - c.y, c.right - t.right, c.bottom - t.bottom)
+
+
+def _butts(slot, other, side: str) -> bool:
+    a, b = slot.trim, other.trim
+    across = (
+        min(a.bottom, b.bottom) - max(a.y, b.y) if side in "lr" else min(a.right, b.right) - max(a.x, b.x)
+    )
+    edge = {
+        "l": abs(b.right - a.x),
+        "r": abs(b.x - a.right),
+        "t": abs(b.bottom - a.y),
+        "b": abs(b.y - a.bottom),
+    }
+    return edge[side] < 1e-6 and across > 1e-6
+
+
 @pytest.mark.parametrize("paper_id", ["a4", "letter"])
-def test_poker_cards_print_three_by_three(papers, layouts, paper_id: str) -> None:
+def test_poker_cards_lie_sideways_two_by_four(papers, layouts, paper_id: str) -> None:
+    """Three upright columns with their bleed and 3 mm marks need 203.85 mm across: more than
+    A4's printable 200 mm; Letter's 205.9 mm take them, but then only two rows: eight sideways
+    cards beat six."""
     grid = plan_grid(papers[paper_id], item(layouts["poker"]))
-    assert (grid.cols.count, grid.rows.count, grid.turns) == (3, 3, 0)
-    for slot in grid.slots():
-        assert slot.trim.x >= papers[paper_id].margin and slot.trim.y >= papers[paper_id].margin
+    assert (grid.cols.count, grid.rows.count, grid.turns) == (2, 4, 1)
+    three = plan_grid(papers[paper_id], item(layouts["poker"]), turns=0)
+    assert three.per_page == 6
+    assert plan_grid(replace(papers["a4"], margin=3 * MM), item(layouts["poker"])).per_page == 9
 
 
 @pytest.mark.parametrize("edge", ["long-edge", "short-edge"])
 def test_each_back_mirrors_its_front(papers, layouts, edge: str) -> None:
-    paper, it = papers["a4"], item(layouts["poker"])
+    paper, it = papers["a4"], item(layouts["bridge"])
     grid = plan_grid(paper, it)
+    assert grid.turns == 0
     flip = sheet_flip(paper, edge)
     offset = (0.7 * MM, -1.2 * MM)
     for front in grid.slots():
@@ -636,15 +683,16 @@ def test_alignment_targets_sit_behind_each_other_at_their_offset(papers) -> None
 
 
 def test_marks_are_long_enough_where_the_paper_allows(papers, layouts) -> None:
-    grid = plan_grid(papers["a4"], item(layouts["poker"]))
+    grid = plan_grid(papers["a4"], item(layouts["bridge"]))
     slots = grid.slots()
     placed = place_footer(papers["a4"], [s.clip for s in slots], crop_marks(slots, papers["a4"]))
-    assert placed is not None and not placed[0].side  # A4: the footer runs along the bottom
+    assert placed is not None  # A4: up the sides between the marks (the book prefers a band below)
     assert min(m.length for m in placed[1]) >= MARK_MIN - 1e-6
     grid = plan_grid(papers["letter"], item(layouts["poker"]))
     slots = grid.slots()
     placed = place_footer(papers["letter"], [s.clip for s in slots], crop_marks(slots, papers["letter"]))
-    assert placed is not None and placed[0].side  # Letter's 6.35 mm below 3 rows: up the sides
+    assert placed is not None and placed[0].side  # Letter's 2 mm below 4 rows: up the sides
+    assert min(m.length for m in placed[1]) >= MARK_MIN - 1e-6
 
 
 def test_papers_file_is_checked(tmp_path: Path) -> None:

@@ -84,9 +84,23 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="KINDS",
         help=f"comma-separated outputs to build ({', '.join(OUTPUT_KINDS)}; "
-        "default: the game's build: outputs, else all but tts)",
+        "default: the game's build: outputs, else all but tts and press)",
     )
-    build.add_argument("--paper", choices=PAPERS, default="a4", help="rulebook paper size")
+    build.add_argument(
+        "--paper",
+        choices=PAPERS,
+        default=None,
+        help="paper of the rulebook and of the print-and-play sheets "
+        "(default: rulebook A4, sheets on the game's build: papers, else every paper)",
+    )
+    build.add_argument(
+        "--margin",
+        type=_margin,
+        default=None,
+        metavar="MM",
+        help="print-and-play: the band along each paper edge the printer may leave blank "
+        "(default: layouts/papers.yaml's margin, 5 mm); no mark or cut line comes closer",
+    )
     build.add_argument("--booklet", action="store_true", help="also impose the rulebook as a booklet")
     build.add_argument("--duplex", choices=DUPLEX, default="long-edge", help="print-and-play flip edge")
     build.add_argument("--gutterfold", action="store_true", help="print-and-play without duplex")
@@ -95,7 +109,7 @@ def _parser() -> argparse.ArgumentParser:
         type=_offset,
         default=(0.0, 0.0),
         metavar="X,Y",
-        help="shift of every backs page in mm, from the alignment sheet",
+        help="shift of every backs page in mm, from the alignment sheet (negative values work: -2,-1)",
     )
     build.add_argument("--ink-saver", action="store_true", help="drop full-bleed backgrounds")
     build.add_argument(
@@ -103,6 +117,18 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="URL",
         help="Tabletop Simulator: the URL the tts/ images will be hosted under (default: file:/// paths)",
+    )
+    build.add_argument(
+        "--icc",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="press PDFs: the printer's CMYK ICC profile (default: the service's, else FOGRA39-based)",
+    )
+    build.add_argument(
+        "--press-images",
+        action="store_true",
+        help="press: also each face as a CMYK TIFF for the CMYK services",
     )
     build.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: cores)")
     build.add_argument("--no-cache", action="store_true", help="render everything afresh")
@@ -193,6 +219,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     publish.add_argument("--quiet", action="store_true", help="print errors only")
 
+    preflight = sub.add_parser("preflight", help="check a PDF as a print shop would, page by page")
+    preflight.add_argument("file", type=Path, metavar="FILE.pdf")
+    preflight.add_argument(
+        "--service", default=None, metavar="NAME", help="check against a print service's press rules"
+    )
+
     watch = sub.add_parser("watch", help="rebuild a game whenever its files change")
     watch.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all)")
     watch.add_argument("--only", type=_kinds, default=None, metavar="KINDS", help="outputs to rebuild")
@@ -247,6 +279,16 @@ def _offset(text: str) -> tuple[float, float]:
     if abs(x) > 10 or abs(y) > 10:
         raise argparse.ArgumentTypeError("--back-offset is limited to 10 mm each way")
     return (x, y)
+
+
+def _margin(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("--margin takes millimetres, e.g. 5") from None
+    if not 0 <= value <= 25:
+        raise argparse.ArgumentTypeError("--margin must be between 0 and 25 mm")
+    return value
 
 
 class Cli:
@@ -599,6 +641,38 @@ class Cli:
             )
         return EXIT_OK
 
+    def preflight(self) -> int:
+        """Colour spaces, ink coverage, bleed, fonts, boxes and image resolution of a PDF."""
+        from .pipeline.load import load_catalog
+        from .preflight import Rules, preflight
+
+        rules = Rules()
+        if self.args.service is not None:
+            diags = Diagnostics()
+            services = load_catalog(self.project, diags).services
+            for d in diags.sorted():
+                print(d, file=sys.stderr)
+            found = services.get(self.args.service)
+            if found is None or found.press is None:
+                known = ", ".join(s for s, v in services.items() if v.press is not None) or "none"
+                raise UsageError(
+                    f"no print service {self.args.service!r} with press rules (services: {known})"
+                )
+            spec = found.press
+            rules = Rules(found.id, spec.colour, spec.ink_limit, spec.bleed)
+        path = self.args.file
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+        report = preflight(data, rules)
+        for line in report.lines(str(path)):
+            print(line)
+        against = f" against {rules.service}" if rules.service else ""
+        state = "passed" if report.ok else f"FAILED ({len(report.errors)} errors)"
+        print(f"{path}: preflight{against} {state}, {report.pages} pages", file=sys.stderr)
+        return EXIT_OK if report.ok else EXIT_ERRORS
+
     def watch(self) -> int:
         """Build, then rebuild after every change to the data, templates, layouts or fonts."""
         from .pipeline.session import BuildSession
@@ -609,9 +683,19 @@ class Cli:
         roots = sorted({root for f in folders for root in reads.roots(f, self.project_of(f))})
         # a game on its own builds into its own folder: its outputs are not changes to watch
         ignored = [self.project_of(f).build_dir for f in folders if self.project_of(f).standalone]
-        for extra in ("paper", "booklet", "duplex", "gutterfold", "back_offset", "ink_saver", "tts_base_url"):
+        for extra in (
+            "booklet",
+            "duplex",
+            "gutterfold",
+            "back_offset",
+            "ink_saver",
+            "tts_base_url",
+            "margin",
+            "icc",
+            "press_images",
+        ):
             setattr(args, extra, getattr(BuildOptions(), extra))
-        args.no_cache, args.quiet = False, False
+        args.paper, args.no_cache, args.quiet = None, False, False
         state = snapshot(roots, ignored)
         self.build()
         print("watching for changes (Ctrl-C to stop)", file=sys.stderr)
@@ -632,7 +716,11 @@ class Cli:
         if missing:
             raise UsageError(f"this version cannot build {', '.join(missing)} yet")
         options = BuildOptions(
-            paper=args.paper,
+            paper=args.paper or "a4",
+            pnp_papers=(args.paper,) if args.paper else None,
+            margin=args.margin,
+            icc=str(args.icc.resolve()) if args.icc else None,
+            press_images=args.press_images,
             duplex=args.duplex,
             gutterfold=args.gutterfold,
             back_offset=args.back_offset,
@@ -732,9 +820,32 @@ def _print_outcome(outcome, quiet: bool, verbose: bool = False, project: Project
         )
 
 
+# Options whose value may start with a minus sign ("--back-offset -2,-1"): argparse takes such a
+# value for an option unless it looks like a plain negative number, so it is joined to its
+# option ("--back-offset=-2,-1") before parsing.
+_SIGNED_VALUES = ("--back-offset",)
+
+
+def _join_signed_values(argv: Sequence[str]) -> list[str]:
+    out: list[str] = []
+    args = list(argv)
+    i = 0
+    while i < len(args):
+        if args[i] in _SIGNED_VALUES and i + 1 < len(args) and args[i + 1].startswith("-"):
+            out.append(f"{args[i]}={args[i + 1]}")
+            i += 2
+            continue
+        if args[i] == "--":
+            out += args[i:]
+            break
+        out.append(args[i])
+        i += 1
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_join_signed_values(sys.argv[1:] if argv is None else argv))
     try:
         cli = Cli(args)
         return getattr(cli, args.command)()

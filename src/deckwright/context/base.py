@@ -31,7 +31,11 @@ DUPLEX = ("long-edge", "short-edge")
 
 @dataclass(frozen=True)
 class BuildOptions:
-    paper: str = "a4"  # rulebook paper; the print-and-play builds both
+    paper: str = "a4"  # rulebook paper
+    pnp_papers: tuple[str, ...] | None = None  # print-and-play papers (None: game.yaml's, else all)
+    margin: float | None = None  # mm: print-and-play printable margin (None: each paper's own)
+    icc: str | None = None  # press PDFs: the printer's CMYK profile (None: the service's or default)
+    press_images: bool = False  # press: also each face as a CMYK TIFF
     duplex: str = "long-edge"
     gutterfold: bool = False
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm, applied to every backs page

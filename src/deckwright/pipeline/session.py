@@ -107,6 +107,7 @@ class BuildSession:
             *project.game_layouts_dirs(folder),
             project.game_fonts_dir(folder),
             *project.game_art_dirs(folder, folder.name),
+            *([Path(self.options.icc)] if self.options.icc else []),  # a changed printer profile
         ]
 
     def _prepare(self, project: Project, folder: Path) -> Diagnostics:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from ..model import Card, Game, Row, Unknown
@@ -16,6 +17,8 @@ def _plain(value: Any) -> Any:
         return {"unknown": value.note}
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
     return value
 
 
@@ -40,8 +43,8 @@ def export_json(game: Game) -> bytes:
         "game": {
             "id": info.id,
             "name": info.name,
-            "edition": info.edition,
-            "version": info.version,
+            "edition": _plain(info.edition),
+            "version": _plain(info.version),
             "players": {"min": info.players_min, "max": info.players_max},
         },
         "cards": [card_dict(c) for c in game.cards],

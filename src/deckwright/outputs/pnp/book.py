@@ -164,25 +164,40 @@ class SheetBook:
                 self.plan_duplex(group)
 
     def _grid(self, item: Item, marks: bool, single: bool = False) -> Grid | None:
-        """The densest grid whose full sheet leaves room for the footer; else one that keeps
-        the footer band free."""
+        """The densest grid, with the footer along the bottom where that costs no card, else
+        up the sides of a full sheet, else in a band kept free below the cards."""
         grid = plan_grid(self.paper, item, marks=marks, single=single)
-        if grid is not None and marks:
-            slots = grid.slots()
-            if place_footer(self.paper, [s.clip for s in slots], crop_marks(slots, self.paper)):
-                return grid
-        return plan_grid(self.paper, item, marks=marks, reserve=FOOTER_BAND + MARK_GAP, single=single)
+        reserved = plan_grid(self.paper, item, marks=marks, reserve=FOOTER_BAND + MARK_GAP, single=single)
+        if grid is None or not marks:
+            return reserved
+        slots = grid.slots()
+        return self._with_footer(grid, reserved, [s.clip for s in slots], crop_marks(slots, self.paper))
 
     def _fold(self, item: Item, marks: bool) -> Gutterfold | None:
+        """As `_grid`, for gutterfold sheets."""
         fold = plan_gutterfold(self.paper, item, marks=marks)
-        if fold is not None and marks:
-            fronts, backs = fold.slots()
-            both = fronts + backs
-            if place_footer(
-                self.paper, [s.clip for s in both], [*crop_marks(both, self.paper), fold.fold_line(both)]
-            ):
-                return fold
-        return plan_gutterfold(self.paper, item, marks=marks, reserve=FOOTER_BAND + MARK_GAP)
+        reserved = plan_gutterfold(self.paper, item, marks=marks, reserve=FOOTER_BAND + MARK_GAP)
+        if fold is None or not marks:
+            return reserved
+        fronts, backs = fold.slots()
+        both = fronts + backs
+        segments = [*crop_marks(both, self.paper, [fold.fold_strip]), fold.fold_line(both)]
+        return self._with_footer(fold, reserved, [s.clip for s in both], segments, fold.fold_x)
+
+    def _with_footer(
+        self, plan, reserved, drawn: Sequence[Box], marks: Sequence[Segment], fold_x: float | None = None
+    ):
+        """`plan` if its full sheet takes the footer along the bottom; else `reserved` (the plan
+        with a band kept free for it) if that holds as many cards; else `plan` with the footer up
+        the sides if it fits there; else `reserved`. A bottom footer is read at a glance and
+        keeps the side margins for the marks; it may cost cards sitting apart (they butt).
+        A gutterfold sheet may take its footer in the gutter, beside the fold line."""
+        placed = place_footer(self.paper, drawn, marks, fold_x=fold_x)
+        if placed is not None and not placed[0].side:
+            return plan
+        if reserved is not None and reserved.per_page >= plan.per_page:
+            return reserved
+        return plan if placed is not None else reserved
 
     def _unfit(self, group: Group) -> None:
         self.problems.append(
@@ -231,9 +246,9 @@ class SheetBook:
         for n, chunk in enumerate(chunks, 1):
             fronts, backs = fold.slots(len(chunk))
             both = fronts + backs
-            marks = [] if token else crop_marks(both, self.paper)
+            marks = [] if token else crop_marks(both, self.paper, [fold.fold_strip])
             line = fold.fold_line(both)
-            footer, segments = self._footer([s.clip for s in both], [*marks, line])
+            footer, segments = self._footer([s.clip for s in both], [*marks, line], fold.fold_x)
             marks = [m for m in segments if m.x1 != line.x1]  # the fold line is not a crop mark
             line = next((m for m in segments if m.x1 == line.x1), line)
             names = self._faces(
@@ -307,8 +322,10 @@ class SheetBook:
                 )
         return list(names)
 
-    def _footer(self, drawn: Sequence[Box], marks: list[Segment]) -> tuple[FooterPlace, list[Segment]]:
-        placed = place_footer(self.paper, drawn, marks)
+    def _footer(
+        self, drawn: Sequence[Box], marks: list[Segment], fold_x: float | None = None
+    ) -> tuple[FooterPlace, list[Segment]]:
+        placed = place_footer(self.paper, drawn, marks, fold_x=fold_x)
         return placed if placed is not None else place_footer(self.paper, drawn, marks, force=True)
 
     # ---- drawing -----------------------------------------------------------------------------
@@ -365,8 +382,9 @@ class SheetBook:
                 sections[-1] = (p.section, sections[-1][1], i)
             else:
                 sections.append((p.section, i, i))
+        unfit = [p for p in self.problems if "does not fit" in p]
         special_pages.draw_calibration(
-            d, self.game, self.paper, self.font, self.subject, self.duplex, sections
+            d, self.game, self.paper, self.font, self.subject, self.duplex, sections, unfit
         )
         return None, None
 
@@ -390,16 +408,28 @@ class SheetBook:
             total = font.width(left, size) + font.width(right, size) + gap
             if total > box.w:
                 size = max(FOOTER_MIN, size * box.w / total)
-            right, size = font.fit(right, size, box.w * 0.75, FOOTER_MIN)
+            right, size = _fit_keeping_tail(font, right, size, box.w * 0.75, FOOTER_MIN)
             left, size = font.fit(left, size, box.w - font.width(right, size) - gap, FOOTER_MIN)
             baseline = box.bottom - 0.9 * MM
             d.text(box.x, baseline, left, size)
             d.text(box.right, baseline, right, size, anchor="end")
             return
         for box, text in zip(place.boxes, (left, right), strict=True):
-            fitted, size = font.fit(text, FOOTER_SIZE, box.h, FOOTER_MIN)
+            fitted, size = _fit_keeping_tail(font, text, FOOTER_SIZE, box.h, FOOTER_MIN)
             x = box.cx + 0.35 * size
             d.text(x, box.cy, fitted, size, anchor="middle", rotate=-90)
+
+
+def _fit_keeping_tail(font, text: str, size: float, width: float, min_size: float) -> tuple[str, float]:
+    """As `font.fit`, but a text too long even at `min_size` loses the end of its title (before
+    the first ": "), not its end: "fronts, sheet 2 of 3 · page 7 of 32" is what a reader needs."""
+    fitted, size = font.fit(text, size, width, min_size)
+    head, sep, tail = text.partition(": ")
+    if fitted == text or not sep:
+        return fitted, size
+    while head and font.width(f"{head}…{sep}{tail}", size) > width:
+        head = head[:-1].rstrip()
+    return (f"{head}…{sep}{tail}", size) if head else font.fit(tail, size, width, min_size)
 
 
 def edition_line(game: Game) -> str:

@@ -4,20 +4,24 @@ Pure arithmetic in points with y pointing down (the SVG convention); nothing her
 
 The rules, and why:
 
-- **Count first.** A grid holds as many cards as fit with every trim line at least the paper's
-  `margin` from the edge (layouts/papers.yaml): poker cards 3 x 3 on A4 and on US Letter.
-- **Bleed.** Cards sit apart, each with its full bleed (a gap of twice the bleed between two
-  trims), when the same count still fits with the full bleed and crop marks outside it;
-  otherwise neighbours butt and share one cut line, and the bleed is kept on the block's outer
-  edges. Poker cards on both papers butt both ways: 3 x 63.5 mm plus two 6.35 mm gaps plus the
-  outer bleed and marks is 218.6 mm, wider than A4 (210) and Letter (215.9); three rows take
-  266.7 mm of Letter's 279.4. A shared cut also means one cut per line, not two.
-- **Outer bleed** is the layout's, reduced only where keeping it would push the crop marks into
-  the printer's margin: Letter's 6.35 mm above and below three poker rows keep no bleed there,
-  so the edge of the ink is the cut and the marks start right beside it.
-- **Crop marks** lie in the margins only: for every cut line, a short segment beyond the block
-  at each end, starting MARK_GAP past the printed bleed, so they are outside every card and
-  never cross a neighbour. No outline is drawn around cards.
+- **Printable area.** A home printer leaves a band along each paper edge blank (the paper's
+  `margin`, layouts/papers.yaml, 5 mm; `--margin` on the command line). Everything a sheet
+  needs to be cut right (the bleed of every cut edge and every crop mark) lies inside the
+  printable area: a mark or a bleed in the band that does not print is no mark and no bleed.
+- **Every cut line has a crop mark** of at least MARK_MIN (3 mm) at both ends, beyond the
+  cards, starting MARK_GAP past the printed bleed; the gutterfold's cuts across the fold are
+  marked in the gutter beside the fold line instead, where the folded sheet shows them.
+  Marks are drawn wherever a cut line runs free of every card: on a partial sheet also in the
+  empty slots, right beside the last cards.
+- **Every cut edge has the full bleed** (the layout's, 1/8 in): cards sit apart, each with its
+  full bleed (a gap of twice the bleed between two trims), when the same count fits that way;
+  otherwise neighbours butt and share one cut line (one cut instead of two), each printing
+  SEAM_OVERLAP past it. An edge with no neighbour, at the block's border or beside an empty
+  slot of a partial sheet, keeps the full bleed.
+- **Count first**, under those rules: the grid (upright, or sideways when more fit) with the
+  most cards per page. Poker cards therefore lie sideways, 2 x 4, on A4 and on US Letter:
+  three upright columns with their bleed and marks need 203.9 mm across, more than A4's 200 mm
+  and only just within Letter's 205.9 mm, whose height then holds two rows, not three.
 - **Duplex.** A back is placed by `back_slot`: the page flips over its long edge (columns
   mirror) or its short edge (rows mirror), and the card itself turns over its vertical axis, so
   each back prints exactly behind its front and reads upright when the card is turned over
@@ -40,13 +44,15 @@ from ...geometry import EPS, Affine, Box, Segment, mirror_x, mirror_y, quarter_t
 from ...model import Paper
 from ...units import MM
 
-MARK_GAP = 0.5 * MM  # between a card's printed bleed and the start of its crop mark
-MARK_MIN = 2 * MM  # a crop mark is at least this long where the paper allows
+MARK_GAP = 0.5 * MM  # between a card's printed bleed (or the fold line) and a crop mark
+MARK_MIN = 3 * MM  # every crop mark is at least this long, all of it in the printable area
 MARK_MAX = 6 * MM
-MARK_EDGE = 1 * MM  # marks stop this far from the paper edge
+MARK_ROOM = MARK_GAP + MARK_MIN  # beyond the bleed, for the marks of a block's edge
+MARK_STROKE_ROOM = 0.1 * MM  # half a crop mark's stroke: a box this close to a cut line blocks it
 FOOTER_BAND = 3.5 * MM  # height of the footer line
 FOOTER_SIDE_MIN = 40 * MM  # shortest stretch of a side margin that takes half a footer
-FOLD_CLEARANCE = 5 * MM  # gutterfold: fold line to the nearest bleed
+# gutterfold: fold line to the nearest bleed; the gutter holds the marks of the cuts across it
+FOLD_CLEARANCE = 2 * MARK_GAP + MARK_MIN + 0.5 * MM
 # Butted cards each print this far past their shared cut line, into the neighbour: without it
 # viewers (and some RIPs) show a hairline of paper between two cards' anti-aliased edges.
 SEAM_OVERLAP = 0.1 * MM
@@ -116,42 +122,42 @@ class Axis:
 
 
 def plan_axis(
-    length: float,
     size: float,
     bleed: float,
     low: float,
     high: float,
     *,
-    marks: bool = True,
+    marks: tuple[bool, bool] | bool = True,
     limit: int = 1_000_000,
 ) -> Axis | None:
-    """Lay `size` trims along [low, high] of a page `length` long.
+    """Lay `size` trims along [low, high]: the bounds of everything printed (the printable
+    area, less any reserved band), bleed and crop marks included.
 
-    `low`/`high` bound the trims (the paper margin, plus any reserved band). With `marks`,
-    crop marks need MARK_GAP + MARK_MIN beyond the printed bleed inside the bounds, else the
-    outer bleed shrinks; without marks (punch-out tokens) cards always sit apart with full
-    bleed, all of it inside the bounds.
+    `marks` says at which ends (low, high) the cut lines across this axis get their crop marks
+    (MARK_ROOM beyond the bleed); False for punch-out tokens, whose cards always sit apart with
+    their full bleed and cut lines of their own.
     """
     usable = high - low
-    if not marks:
+    if marks is False:
         count = min(limit, math.floor((usable + EPS) / (size + 2 * bleed)))
         if count < 1:
             return None
         gap = 2 * bleed
         span = count * size + (count - 1) * gap
         return Axis(count, size, gap, bleed, bleed, low + (usable - span) / 2)
-    count = min(limit, math.floor((usable + EPS) / size))
+    at_low, at_high = (True, True) if marks is True else marks
+    need_low = bleed + (MARK_ROOM if at_low else 0.0)
+    need_high = bleed + (MARK_ROOM if at_high else 0.0)
+    room = usable - need_low - need_high
+    count = min(limit, math.floor((room + EPS) / size))
     if count < 1:
         return None
-    need = 2 * (bleed + MARK_GAP + MARK_MIN)
-    apart = bleed > 0 and count * size + (count - 1) * 2 * bleed + need <= usable + EPS
+    apart = bleed > 0 and count * size + (count - 1) * 2 * bleed <= room + EPS
     gap = 2 * bleed if apart else 0.0
     span = count * size + (count - 1) * gap
-    start = low + (usable - span) / 2
-    room = min(start - low, high - (start + span)) - MARK_GAP - MARK_MIN
-    outer = min(bleed, max(0.0, room))
+    start = low + need_low + (room - span) / 2
     inner = gap / 2 if apart else min(bleed, SEAM_OVERLAP)
-    return Axis(count, size, gap, inner, outer, start)
+    return Axis(count, size, gap, inner, bleed, start)
 
 
 @dataclass(frozen=True)
@@ -177,8 +183,9 @@ class Grid:
         for index in range(n):
             row, col = divmod(index, self.cols.count)
             trim = Box(self.cols.trim_start(col), self.rows.trim_start(row), self.cols.size, self.rows.size)
-            left, right = self.cols.bleeds(col, last_col)
-            top, bottom = self.rows.bleeds(row, last_row)
+            # an edge beside an empty slot (a partial sheet's last row) is cut: full bleed
+            left, right = self.cols.bleeds(col, last_col if index + 1 < n else col)
+            top, bottom = self.rows.bleeds(row, last_row if index + self.cols.count < n else row)
             clip = trim.expand(left, top, right, bottom)
             out.append(Slot(index, trim, clip, place(self.item, trim, self.turns), self.item.radius))
         return out
@@ -204,10 +211,8 @@ def plan_grid(
     for t in options:
         w, h = (item.width, item.height) if t % 2 == 0 else (item.height, item.width)
         limit = 1 if single else 1_000_000
-        cols = plan_axis(paper.width, w, item.bleed, m, paper.width - m, marks=marks, limit=limit)
-        rows = plan_axis(
-            paper.height, h, item.bleed, m + reserve, paper.height - m - reserve, marks=marks, limit=limit
-        )
+        cols = plan_axis(w, item.bleed, m, paper.width - m, marks=marks, limit=limit)
+        rows = plan_axis(h, item.bleed, m + reserve, paper.height - m - reserve, marks=marks, limit=limit)
         if cols is None or rows is None:
             continue
         grid = Grid(paper, item, cols, rows, t, marks)
@@ -216,26 +221,62 @@ def plan_grid(
     return best
 
 
-def crop_marks(slots: Sequence[Slot], paper: Paper) -> list[Segment]:
-    """Marks for every cut line of the placed cards, beyond the block at both ends."""
+def crop_marks(slots: Sequence[Slot], paper: Paper, obstacles: Sequence[Box] = ()) -> list[Segment]:
+    """Marks for every cut line of the placed cards: on each stretch of the line that runs
+    free of every card (MARK_GAP clear of its printed bleed) and of the `obstacles` (the fold
+    line), inside the printable area, beside a card, and at least MARK_MIN long."""
     if not slots:
         return []
-    drawn = union(s.clip for s in slots)
+    clips = [s.clip for s in slots]
     xs = sorted({round(v, 4) for s in slots for v in (s.trim.x, s.trim.right)})
     ys = sorted({round(v, 4) for s in slots for v in (s.trim.y, s.trim.bottom)})
+    m = paper.margin
     marks = []
     for x in xs:
-        marks += _mark_pair(x, drawn.y, drawn.bottom, paper.height, vertical=True)
+        for low, high in _free_stretches(x, clips, obstacles, m, paper.height - m, vertical=True):
+            marks.append(Segment(x, low, x, high))
     for y in ys:
-        marks += _mark_pair(y, drawn.x, drawn.right, paper.width, vertical=False)
+        for low, high in _free_stretches(y, clips, obstacles, m, paper.width - m, vertical=False):
+            marks.append(Segment(low, y, high, y))
     return marks
 
 
-def _mark_pair(at: float, low: float, high: float, length: float, *, vertical: bool) -> list[Segment]:
+def _free_stretches(
+    at: float, clips: Sequence[Box], obstacles: Sequence[Box], low: float, high: float, *, vertical: bool
+) -> list[tuple[float, float]]:
+    """Where a mark goes on the cut line at `at` (x of a vertical line, y of a horizontal one):
+    (start, end) of each stretch of [low, high] clear of the boxes that touches a card, the
+    mark running from the card's side for at most MARK_MAX."""
+    half = MARK_STROKE_ROOM
+    blocked: list[tuple[float, float, bool]] = []  # (from, to, is a card)
+    for boxes, card in ((clips, True), (obstacles, False)):
+        for b in boxes:
+            across = (b.x, b.right) if vertical else (b.y, b.bottom)
+            if across[0] - half < at < across[1] + half:
+                along = (b.y, b.bottom) if vertical else (b.x, b.right)
+                blocked.append((along[0] - MARK_GAP, along[1] + MARK_GAP, card))
+    blocked.sort()
+    out = []
+    cursor, card_before = low, False  # end of what is blocked so far, and whether by a card
+    for start, end, card in [*blocked, (high, high, False)]:
+        start = min(start, high)
+        if start - cursor >= MARK_MIN - EPS:
+            if card_before:  # from the card before, towards the next
+                out.append((cursor, min(start, cursor + MARK_MAX)))
+            elif card:  # towards the card after
+                out.append((max(cursor, start - MARK_MAX), start))
+        if end > cursor:
+            cursor, card_before = end, card
+    return out
+
+
+def _mark_pair(at: float, low: float, high: float, paper: Paper, *, vertical: bool) -> list[Segment]:
+    """A board tile's marks: beyond [low, high] at both ends, inside the printable area."""
+    length = paper.height if vertical else paper.width
     out = []
     for start, end in (
-        (low - MARK_GAP, max(low - MARK_GAP - MARK_MAX, MARK_EDGE)),
-        (high + MARK_GAP, min(high + MARK_GAP + MARK_MAX, length - MARK_EDGE)),
+        (low - MARK_GAP, max(low - MARK_GAP - MARK_MAX, paper.margin)),
+        (high + MARK_GAP, min(high + MARK_GAP + MARK_MAX, length - paper.margin)),
     ):
         if abs(end - start) < 0.5 * MM:
             continue
@@ -306,9 +347,14 @@ class Gutterfold:
 
     def fold_line(self, slots: Sequence[Slot]) -> Segment:
         drawn = union(s.clip for s in slots) or Box(0, 0, 0, self.paper.height)
-        top = max(drawn.y - MARK_GAP - MARK_MAX, MARK_EDGE)
-        bottom = min(drawn.bottom + MARK_GAP + MARK_MAX, self.paper.height - MARK_EDGE)
+        top = max(drawn.y - MARK_GAP - MARK_MAX, self.paper.margin)
+        bottom = min(drawn.bottom + MARK_GAP + MARK_MAX, self.paper.height - self.paper.margin)
         return Segment(self.fold_x, top, self.fold_x, bottom)
+
+    @property
+    def fold_strip(self) -> Box:
+        """Where no crop mark goes: the fold line and MARK_GAP either side."""
+        return Box(self.fold_x - MARK_GAP, 0, 2 * MARK_GAP, self.paper.height)
 
 
 def _fold_side(slot: Slot, bleed: float) -> Box:
@@ -324,10 +370,16 @@ def plan_gutterfold(
     best: Gutterfold | None = None
     for turns in (0, 1):
         w, h = (item.width, item.height) if turns == 0 else (item.height, item.width)
-        high = half - FOLD_CLEARANCE - item.bleed
-        cols = plan_axis(half, w, item.bleed, paper.margin, high, marks=marks)
+        # The cuts across the fold are marked in the gutter; at the outer edge too if that
+        # costs no column.
+        high = half - FOLD_CLEARANCE
+        cols = plan_axis(w, item.bleed, paper.margin, high, marks=(False, False) if marks else False)
+        if marks and cols is not None:
+            outer = plan_axis(w, item.bleed, paper.margin, high, marks=(True, False))
+            if outer is not None and outer.count == cols.count:
+                cols = outer
         low, high = paper.margin + reserve, paper.height - paper.margin - reserve
-        rows = plan_axis(paper.height, h, item.bleed, low, high, marks=marks)
+        rows = plan_axis(h, item.bleed, low, high, marks=marks)
         if cols is None or rows is None:
             continue
         plan = Gutterfold(paper, item, cols, rows, turns)
@@ -354,10 +406,16 @@ def bottom_footer(paper: Paper) -> FooterPlace:
 
 
 def place_footer(
-    paper: Paper, drawn: Sequence[Box], marks: Sequence[Segment], *, force: bool = False
+    paper: Paper,
+    drawn: Sequence[Box],
+    marks: Sequence[Segment],
+    *,
+    force: bool = False,
+    fold_x: float | None = None,
 ) -> tuple[FooterPlace, list[Segment]] | None:
     """A footer place clear of every card and mark (marks below the block may be shortened),
-    with the marks as they must then be drawn; None when neither the bottom nor the sides fit.
+    with the marks as they must then be drawn; None when neither the bottom nor the sides fit
+    (nor, on a gutterfold sheet with its fold at `fold_x`, the gutter either side of the fold).
 
     With `force`, the bottom line always: marks that would cross it are cut short or left out.
     """
@@ -380,8 +438,23 @@ def place_footer(
         if ok:
             return bottom, shortened
     m = paper.margin
+    places = [(m, paper.width - m - FOOTER_BAND)]
+    if fold_x is not None:
+        places.append((fold_x - MARK_GAP - FOOTER_BAND, fold_x + MARK_GAP))
+    for xs in places:
+        found = _side_footer(paper, drawn, marks, xs)
+        if found is not None:
+            return found, list(marks)
+    return None
+
+
+def _side_footer(
+    paper: Paper, drawn: Sequence[Box], marks: Sequence[Segment], xs: tuple[float, float]
+) -> FooterPlace | None:
+    """Two strips at `xs`, each reading bottom to top, clear of the cards and the marks."""
+    m = paper.margin
     boxes = []
-    for x in (m, paper.width - m - FOOTER_BAND):
+    for x in xs:
         strip = Box(x, m, FOOTER_BAND, paper.height - 2 * m)
         if any(r.overlaps(strip) for r in drawn):
             return None
@@ -402,7 +475,7 @@ def place_footer(
         if high - low < FOOTER_SIDE_MIN:
             return None
         boxes.append(Box(x, low, FOOTER_BAND, high - low))
-    return FooterPlace(True, tuple(boxes)), list(marks)
+    return FooterPlace(True, tuple(boxes))
 
 
 # ---- boards ----------------------------------------------------------------------------------
@@ -549,11 +622,11 @@ def _tile_marks(trim: Box, window: Box, to_page: Affine, clip: Box, paper: Paper
     for x in (trim.x, trim.right):
         if window.x - EPS <= x <= window.right + EPS:
             px, _ = to_page.apply(x, 0)
-            marks += _mark_pair(px, clip.y, clip.bottom, paper.height, vertical=True)
+            marks += _mark_pair(px, clip.y, clip.bottom, paper, vertical=True)
     for y in (trim.y, trim.bottom):
         if window.y - EPS <= y <= window.bottom + EPS:
             _, py = to_page.apply(0, y)
-            marks += _mark_pair(py, clip.x, clip.right, paper.width, vertical=False)
+            marks += _mark_pair(py, clip.x, clip.right, paper, vertical=False)
     limit_low, limit_high = paper.margin, paper.height - paper.margin - FOOTER_BAND - MARK_GAP
     return [_clamp(s, clip, limit_low, limit_high, paper) for s in marks]
 

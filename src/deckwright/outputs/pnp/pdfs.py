@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 from ...cache import RenderCache
 from ...context.base import BuildContext, Output, worker_pool
@@ -24,6 +25,7 @@ from ...render.pdf.painter import (
     pages_to_pdf,
     pdf_date,
 )
+from ...units import MM
 from .book import SheetBook, variants
 
 
@@ -45,7 +47,7 @@ def build(ctx: BuildContext) -> list[Output]:
     options = ctx.options
     sheet_faces = SheetFaces(face_set, ctx)
     date = pdf_date(os.environ.get("SOURCE_DATE_EPOCH"))
-    books: list[tuple[str, list[Page], dict[str, str]]] = []
+    books: list[tuple[str, list[Page], dict[str, str], str]] = []
     reported: set[str] = set()
     for paper in papers.values():
         for variant in variants(options.gutterfold, options.ink_saver):
@@ -60,40 +62,48 @@ def build(ctx: BuildContext) -> list[Output]:
                 "Subject": book.subject,
                 "Creator": "deckwright",
             }
-            books.append((f"pnp-{paper.id}{variant.suffix}.pdf", pages, info))
+            duplex = "simplex" if variant.gutterfold else options.duplex
+            books.append((f"pnp-{paper.id}{variant.suffix}.pdf", pages, info, duplex))
     return [Output(label, data) for label, data in _render(ctx, books, date)]
 
 
 def _chosen_papers(ctx: BuildContext, papers: dict[str, Paper]) -> dict[str, Paper]:
-    """The papers game.yaml's `build: papers` names (all of layouts/papers.yaml without it)."""
+    """The papers `--paper` names, else game.yaml's `build: papers` (else all of
+    layouts/papers.yaml), each with the `--margin` of the command line if one was given."""
     settings = ctx.game.build
-    if settings.papers is None:
-        return papers
-    unknown = [p for p in settings.papers if p not in papers]
-    if unknown:
-        ctx.diags.error(
-            settings.loc,
-            f"build: papers: no paper {', '.join(map(repr, unknown))} in layouts/papers.yaml "
-            f"(papers: {', '.join(papers)})",
-        )
-    return {key: paper for key, paper in papers.items() if key in settings.papers}
+    chosen, where = settings.papers, "build: papers"
+    if ctx.options.pnp_papers is not None:
+        chosen, where = ctx.options.pnp_papers, "--paper"
+    if chosen is not None:
+        unknown = [p for p in chosen if p not in papers]
+        if unknown:
+            ctx.diags.error(
+                settings.loc or ctx.game.info.loc,
+                f"{where}: no paper {', '.join(map(repr, unknown))} in layouts/papers.yaml "
+                f"(papers: {', '.join(papers)})",
+            )
+        papers = {key: paper for key, paper in papers.items() if key in chosen}
+    if ctx.options.margin is not None:
+        margin = ctx.options.margin * MM
+        papers = {key: replace(paper, margin=margin) for key, paper in papers.items()}
+    return papers
 
 
 def _render(
-    ctx: BuildContext, books: list[tuple[str, list[Page], dict[str, str]]], date: str | None
+    ctx: BuildContext, books: list[tuple[str, list[Page], dict[str, str], str]], date: str | None
 ) -> list[tuple[str, bytes]]:
     """Each book as PDF bytes: from the cache, else drawn (in worker processes with --jobs)."""
     done: dict[str, bytes] = {}
     todo = []
-    for label, pages, info in books:
-        parts = [p.key() for p in pages] + [repr(info), date or ""]
+    for label, pages, info, duplex in books:
+        parts = [p.key() for p in pages] + [repr(info), date or "", duplex]
         key = ctx.cache.key("pnp", *parts)
         cached = ctx.cache.get(key)
         if cached is not None:
             ctx.cache.stats.hits += 1
             done[label] = cached
         else:
-            todo.append((label, key, (pages, info, date)))
+            todo.append((label, key, (pages, info, date, duplex)))
     ctx.progress.start(f"{ctx.game.id}: print-and-play PDFs", len(todo))
     lists, drawn = _face_lists(ctx, [job[0] for _, _, job in todo])
     jobs = [(*job, CachedDrawings(ctx.cache, lists)) for _, _, job in todo]
@@ -109,7 +119,7 @@ def _render(
         ctx.cache.put(key, data)
         ctx.cache.record_render(label)
         done[label] = data
-    return [(label, done[label]) for label, _, _ in books]
+    return [(label, done[label]) for label, *_ in books]
 
 
 def _face_lists(ctx: BuildContext, books: list[list[Page]]) -> tuple[dict[bytes, bytes], int]:
@@ -148,10 +158,10 @@ def _map(function: Callable, items: list, workers: int) -> Iterator:
         yield from pool.map(function, items)
 
 
-def _pdf(job: tuple[list[Page], dict[str, str], str | None, FaceDrawings]) -> tuple[bytes, int, int]:
+def _pdf(job: tuple[list[Page], dict[str, str], str | None, str, FaceDrawings]) -> tuple[bytes, int, int]:
     """The PDF, and how many faces were replayed from display lists and drawn by CairoSVG."""
-    pages, info, date, drawings = job
-    data = pages_to_pdf(pages, info, date, drawings)
+    pages, info, date, duplex, drawings = job
+    data = pages_to_pdf(pages, info, date, drawings, duplex)
     return data, drawings.replayed, drawings.drawn
 
 

@@ -63,6 +63,7 @@ def draw_calibration(
     subject: str,
     duplex: bool,
     sections: Sequence[tuple[str, int, int]],
+    problems: Sequence[str] = (),
 ) -> None:
     info = game.info
     x, width = _text_width(paper)
@@ -113,7 +114,8 @@ def draw_calibration(
             "their footers. Print the duplex alignment sheet first (the pages named below), hold it "
             "against a window and read the pair that lines up; build again with "
             "--back-offset X,Y to move every backs page by that much. Then print the card sheets. "
-            "Cut on the crop marks in the margins; where cards touch they share one cut."
+            "Cut on the crop marks in the margins; where cards touch they share one cut. In the "
+            "print dialog choose actual size (100 %), not Fit: cards would shrink by 3-5 %."
         )
     else:
         how = (
@@ -121,6 +123,8 @@ def draw_calibration(
             "the middle, fronts outside, glue the halves together, then cut on the crop marks."
         )
     y = _paragraph(d, font, how, x, y, width, 9.5)
+    for problem in problems:  # what these sheets leave out, and why: said here, not only in the build
+        y = _paragraph(d, font, f"Not in this PDF: {problem}.", x, y + 2 * MM, width, 9.5)
     y += 4 * MM
     d.text(x, y, "Contents", 11, bold=True)
     y += 5.5 * MM
@@ -170,8 +174,8 @@ class AlignmentSheet:
             "Hold the sheet against a window or a lamp. Each target on this side has a twin on the "
             "back, printed moved by the numbers beside it. Find the pair whose squares and crosses "
             "line up best and build again with --back-offset X,Y (millimetres: X to the right and "
-            "Y down as seen on the back). If two neighbouring pairs look equally good, take the "
-            "value between them."
+            "Y down as seen on the back; negative values as labelled, e.g. --back-offset -2,-1). "
+            "If two neighbouring pairs look equally good, take the value between them."
         )
         _paragraph(d, font, text, x, y + 8 * MM, width, 9.5)
         for cell in self.plan.cells:

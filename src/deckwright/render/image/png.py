@@ -3,7 +3,9 @@
 Card PNGs are most of a build's work, and zlib's deflate with PNG's adaptive row filters was
 half of each card's time (Pillow: ~18 ms of ~38 ms for a poker card). ISA-L's deflate (the
 `isal` package) at level 1 on unfiltered rows is ~5x faster for files within a few per cent of
-the same size. The container is plain PNG: IHDR, pHYs (the print DPI), IDAT, IEND.
+the same size. The container is plain PNG: IHDR, sRGB with its gAMA and cHRM fallbacks (the
+pixels are sRGB: without the tag a print service or a colour-managed viewer must guess), pHYs
+(the print DPI), IDAT, IEND.
 """
 
 from __future__ import annotations
@@ -18,6 +20,11 @@ from PIL import Image
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 LEVEL = 1
 BLOCK_ROWS = 64
+# PNG 1.2, 11.3.3.5: an sRGB chunk (rendering intent 0, perceptual) is written with the gAMA and
+# cHRM values of sRGB, for decoders that read only those.
+SRGB = b"\x00"
+GAMA = struct.pack(">I", 45455)
+CHRM = struct.pack(">8I", 31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000)
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -52,6 +59,9 @@ def encode_rgb_strips(width: int, height: int, strips: Iterable[Image.Image], dp
         (
             SIGNATURE,
             _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
+            _chunk(b"sRGB", SRGB),
+            _chunk(b"gAMA", GAMA),
+            _chunk(b"cHRM", CHRM),
             _chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),
             _chunk(b"IDAT", b"".join(parts)),
             _chunk(b"IEND", b""),

@@ -55,10 +55,12 @@ def finish(
     data: bytes,
     boxes: Sequence[tuple[float, Box, Box]],
     info: Mapping[str, str],
+    catalog: bytes = b"",
 ) -> bytes:
     """cairo's PDF with, per page, (page height, TrimBox, BleedBox) in page coordinates (y down),
-    the document information `info` (keys without the slash) instead of cairo's, and a /ID
-    derived from cairo's bytes."""
+    the document information `info` (keys without the slash) instead of cairo's, a /ID
+    derived from cairo's bytes, and `catalog` (entries such as `/ViewerPreferences << ... >>`)
+    added to the document catalog."""
     tail = _TAIL.search(data)
     if tail is None:
         raise PdfLayoutError("no startxref at the end of cairo's PDF")
@@ -86,6 +88,10 @@ def finish(
     info_at = offsets[info_num]
     info_end = data.index(b"endobj\n", info_at) + len(b"endobj\n")
     edits.append((info_at, info_end, _info_object(info_num, info)))
+    if catalog:
+        root_at = offsets[int(root_ref.group(1))]
+        head_end = data.index(b"<< /Type /Catalog\n", root_at) + len(b"<< /Type /Catalog\n")
+        edits.append((head_end, head_end, b"   " + catalog + b"\n"))
     edits += _unique_resources(data, xref_at)
     edits.sort()
 

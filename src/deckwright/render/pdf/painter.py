@@ -165,8 +165,13 @@ def pages_to_pdf(
     info: Mapping[str, str],
     date: str | None = None,
     drawings: FaceDrawings | None = None,
+    duplex: str | None = None,
 ) -> bytes:
     """Draw every page onto one cairo PDF surface; then set the page boxes, /Info and /ID.
+
+    The catalog's /ViewerPreferences ask for printing at actual size (/PrintScaling /None:
+    Acrobat's default "Fit" shrinks cards by 3-5 %) and, with `duplex` ("long-edge",
+    "short-edge" or "simplex"), preset the print dialog's duplex setting.
 
     `info` holds the document information (/Title, /Subject, ...); `date` (a PDF date, from
     SOURCE_DATE_EPOCH) becomes /CreationDate and /ModDate, and without it the file has none.
@@ -186,7 +191,18 @@ def pages_to_pdf(
         painter.draw(page)
         surface.show_page()
     surface.finish()
-    return _finish(out.getvalue(), pages, info, date)
+    return _finish(out.getvalue(), pages, info, date, viewer_preferences(duplex))
+
+
+_DUPLEX_NAMES = {"long-edge": "DuplexFlipLongEdge", "short-edge": "DuplexFlipShortEdge", "simplex": "Simplex"}
+
+
+def viewer_preferences(duplex: str | None) -> bytes:
+    """The catalog entry that makes viewers print at 100 % (and duplex as the sheets need)."""
+    entries = b"/PrintScaling /None"
+    if duplex is not None:
+        entries += b" /Duplex /" + _DUPLEX_NAMES[duplex].encode("ascii")
+    return b"/ViewerPreferences << " + entries + b" >>"
 
 
 class _Painter:
@@ -317,7 +333,9 @@ def _rgb(color: str) -> tuple[float, float, float]:
     return ((value >> 16) / 255, ((value >> 8) & 0xFF) / 255, (value & 0xFF) / 255)
 
 
-def _finish(data: bytes, pages: Sequence[Page], info: Mapping[str, str], date: str | None) -> bytes:
+def _finish(
+    data: bytes, pages: Sequence[Page], info: Mapping[str, str], date: str | None, catalog: bytes = b""
+) -> bytes:
     boxes = []
     for page in pages:
         media = Box(0, 0, page.width, page.height)
@@ -327,7 +345,7 @@ def _finish(data: bytes, pages: Sequence[Page], info: Mapping[str, str], date: s
     if date:
         meta["CreationDate"] = meta["ModDate"] = date
     try:
-        return finish.finish(data, boxes, meta)
+        return finish.finish(data, boxes, meta, catalog)
     except finish.PdfLayoutError as exc:
         raise SheetError(f"cannot finish cairo's PDF: {exc}") from exc
 
