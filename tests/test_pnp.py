@@ -18,6 +18,7 @@ from deckwright.cli import main
 from deckwright.diagnostics import Diagnostics
 from deckwright.geometry import Affine, Box
 from deckwright.model import Layout
+from deckwright.outputs.pnp.alignment import plan_alignment
 from deckwright.outputs.pnp.impose import (
     FOLD_CLEARANCE,
     MARK_MIN,
@@ -26,12 +27,11 @@ from deckwright.outputs.pnp.impose import (
     back_slot,
     crop_marks,
     place_footer,
-    plan_alignment,
     plan_grid,
     plan_gutterfold,
-    plan_tiles,
     sheet_flip,
 )
+from deckwright.outputs.pnp.tiles import plan_tiles
 from deckwright.pipeline.load import load_catalog
 from deckwright.project import Project
 from deckwright.readers.catalog import read_catalog

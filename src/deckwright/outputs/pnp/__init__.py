@@ -16,7 +16,9 @@ backs side by side); `--ink-saver` adds `pnp-<paper>-ink-saver.pdf` (and
 `-gutterfold-ink-saver`) with every face's `<g id="background">` hidden.
 
 Where things are, in this package:
-- `impose`: pure geometry: grids, bleed, crop marks, duplex mirroring, gutterfold, board tiles;
+- `impose`: pure geometry: grids, bleed, crop marks, duplex mirroring, gutterfold, footers;
+- `tiles`: boards larger than the paper, tiled with overlaps and seam crosses;
+- `alignment`: the duplex alignment sheet's targets;
 - `book`: the page plan of one PDF (which cards on which page, in which variant);
 - `special_pages`: the calibration page, component checklist, alignment sheet, board maps;
 - `pdfs`: the pages turned into PDFs (cached, on the workers), through `deckwright.render.pdf`.

@@ -34,10 +34,10 @@ from .impose import (
     place_footer,
     plan_grid,
     plan_gutterfold,
-    plan_tiles,
     sheet_flip,
     union,
 )
+from .tiles import plan_tiles
 
 Draw = Callable[[PageDrawing], tuple[Box | None, Box | None]]
 

@@ -15,7 +15,9 @@ from ...geometry import Affine, Box, Segment
 from ...model import Game, Paper, Unknown
 from ...render.pdf.painter import MARK_STROKE, PageDrawing, SheetFace, SheetFont
 from ...units import MM
-from .impose import FOOTER_BAND, AlignSheet, Item, Tile, plan_alignment
+from .alignment import AlignSheet, plan_alignment
+from .impose import FOOTER_BAND, Item
+from .tiles import Tile
 
 GREY = "#6b6b6b"
 LIGHT = "#b8b8b8"
