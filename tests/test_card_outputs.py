@@ -44,13 +44,46 @@ def test_tgc_manifest_adds_up_to_the_database(mini: TempProject, capsys) -> None
     assert code == 0, log
     tgc = mini.root / "build/mini/tgc"
     rows = list(csv.DictReader(io.StringIO((tgc / "manifest.csv").read_text(encoding="utf-8"))))
-    assert list(rows[0]) == ["deck", "product", "face", "back", "quantity"]
+    assert list(rows[0]) == ["deck", "product", "face", "back", "quantity", "note"]
     assert sum(int(r["quantity"]) for r in rows) == 10
+    assert not any(r["note"] for r in rows)
     assert {r["product"] for r in rows} == {"PokerDeck"}
     for row in rows:
         for image in (row["face"], row["back"]):
             with Image.open(tgc / image) as img:
                 assert img.size == (825, 1125)
+
+
+def test_tgc_manifest_flags_unknown_counts_and_leaves_out_count_zero(mini: TempProject, capsys) -> None:
+    mini.path("mini", "checks.yaml").unlink()  # its deck-size rule counts the cards changed here
+    mini.replace("mini", "heroes.yaml", "    side: dark\n", "    count: 0\n    side: dark\n")
+    unknown = '    count: {unknown: "not printed in the rules"}\n'
+    mini.replace("mini", "heroes.yaml", "    count: 3\n", unknown)
+    code, log = build(mini, capsys, "--only", "tgc")
+    assert code == 0, log
+    rows = list(csv.DictReader((mini.root / "build/mini/tgc/manifest.csv").open(encoding="utf-8")))
+    faces = {r["face"]: r for r in rows}
+    assert not any("bob" in face for face in faces)  # count 0: not printed, not listed
+    (cy,) = [r for face, r in faces.items() if "cy-front" in face]
+    assert cy["quantity"] == "1"
+    assert cy["note"] == "count unknown (not printed in the rules): 1 copy until it is known"
+    assert "1 cards have an unknown count and are listed as 1 copy, flagged in the note column: cy" in log
+
+
+def test_tgc_manifest_lists_components_without_a_product(mini: TempProject, capsys) -> None:
+    services = mini.root / "layouts/services.yaml"
+    text = services.read_text(encoding="utf-8")
+    poker = "      poker: {product: PokerDeck, pixels: [825, 1125]}\n"
+    services.write_text(text.replace(poker, ""), encoding="utf-8")
+    code, log = build(mini, capsys, "--only", "tgc")
+    assert code == 0, log
+    tgc = mini.root / "build/mini/tgc"
+    rows = list(csv.DictReader((tgc / "manifest.csv").open(encoding="utf-8")))
+    assert sum(int(r["quantity"]) for r in rows) == 10  # every physical card is accounted for
+    assert all(r["product"] == r["face"] == r["back"] == "" for r in rows)
+    assert all("The Game Crafter has no product for layout 'poker'" in r["note"] for r in rows)
+    assert not list(tgc.glob("*/*.png"))
+    assert "deck 'main': not exported: The Game Crafter has no product for layout 'poker'" in log
 
 
 def test_proof_sheet_per_deck(mini: TempProject, capsys) -> None:

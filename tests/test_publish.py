@@ -7,6 +7,7 @@ rebuilds stay within the test.
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 from pathlib import Path
@@ -80,9 +81,10 @@ def run(project: TempProject, server: Server, credentials: Credentials = GOOD, *
 
 def manifest_counts(project: TempProject) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for line in (game_dir(project) / "tgc" / "manifest.csv").read_text().splitlines()[1:]:
-        deck, *_, quantity = line.split(",")
-        counts[deck] = counts.get(deck, 0) + int(quantity)
+    with (game_dir(project) / "tgc" / "manifest.csv").open(encoding="utf-8", newline="") as fh:
+        for row in csv.DictReader(fh):
+            if row["product"]:  # a row without a product is listed, not uploaded
+                counts[row["deck"]] = counts.get(row["deck"], 0) + int(row["quantity"])
     return counts
 
 
@@ -258,7 +260,10 @@ def test_dry_run_prints_the_plan_and_touches_no_network(game: TempProject, capsy
     assert "upload 20 images" in out
     assert "create 5 components: heroes, mentors, omens, scoreboards, tokens" in out
     assert "cards: create 15, update 0, delete 0, unchanged 0" in out
-    assert "not uploaded: markers (1 cards, no TGC product): its layout names no Game Crafter product" in out
+    assert (
+        "not uploaded: markers (1 cards, no TGC product): The Game Crafter has no product for layout "
+        "'marker' (Marker (1 x 2 in))" in out
+    )
     assert "not uploaded: the backs of boards (BiFoldBoard): TGC prints its face only" in out
     assert not (game_dir(game) / "tgc" / "publish.json").exists()
 
@@ -309,6 +314,7 @@ def test_a_product_without_an_api_is_listed_with_the_reason(game: TempProject) -
     assert [(s.deck, s.product, s.cards) for s in wanted.skipped] == [
         ("heroes", "Hex tile", 11),
         ("mentors", "Hex tile", 2),
+        ("markers", "no TGC product", 1),  # listed by the build without a product
     ]
     assert "heroes" not in wanted.components
 

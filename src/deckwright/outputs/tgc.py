@@ -1,10 +1,13 @@
 """`build/<game>/tgc/`: The Game Crafter upload images and a manifest.
 
 One PNG per distinct face at the product's exact pixel size (bleed included), the backs the
-deck's cards use, and `manifest.csv` (deck, product, face, back, quantity) whose quantities add
-up to the physical cards of the database. The products and their pixel sizes are the `tgc`
-service's in layouts/services.yaml; a face whose layout is drawn at another size is moved onto
-the product's canvas at the same scale (`render.image.canvas`), never stretched.
+deck's cards use, and `manifest.csv` (deck, product, face, back, quantity, note) whose
+quantities add up to the physical cards of the database. A component The Game Crafter has no
+product for is listed too, with no image and a note saying why; a card whose count is unknown is
+listed as one copy, flagged in the note; a card of count 0 is not printed and not listed. The
+products and their pixel sizes are the `tgc` service's in layouts/services.yaml; a face whose
+layout is drawn at another size is moved onto the product's canvas at the same scale
+(`render.image.canvas`), never stretched.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from ..context.card_images import PRINT_DPI, face_pngs, faces, pixel_size
 from ..render.image.canvas import fit_canvas
 
 SERVICE = "tgc"
-MANIFEST_COLUMNS = ("deck", "product", "face", "back", "quantity")
+MANIFEST_COLUMNS = ("deck", "product", "face", "back", "quantity", "note")
 
 
 def build(ctx: BuildContext) -> list[Output]:
@@ -34,9 +37,10 @@ def build(ctx: BuildContext) -> list[Output]:
         return []
     pngs = face_pngs(ctx)
     outputs: list[Output] = []
-    rows: list[tuple[str, str, str, str, int]] = []
+    rows: list[tuple[str, str, str, str, int, str]] = []
+    unknown_counts: list[str] = []
     for deck in game.decks.values():
-        cards = [c for c in game.cards if c.type in deck.types]
+        cards = [c for c in game.cards if c.type in deck.types and c.copies > 0]  # count 0: not printed
         if not cards:
             continue
         layouts = {game.card_types[c.type].layout for c in cards}
@@ -49,10 +53,10 @@ def build(ctx: BuildContext) -> list[Output]:
         layout = ctx.layouts[layouts.pop()]
         product = service.products.get(layout.id)
         if product is None:
-            ctx.diags.warning(
-                deck.loc,
-                f"deck {deck.id!r}: layout {layout.id!r} has no {service.title} product; not exported",
-            )
+            # listed all the same, so that the manifest accounts for every physical component
+            reason = f"not exported: {service.title} has no product for layout {layout.id!r} ({layout.title})"
+            ctx.diags.warning(deck.loc, f"deck {deck.id!r}: {reason}")
+            rows.extend((deck.id, "", "", "", card.copies, f"{card.id}: {reason}") for card in cards)
             continue
         images: set[str] = set()
         for card in cards:
@@ -60,15 +64,27 @@ def build(ctx: BuildContext) -> list[Output]:
             if front is None or back is None:
                 continue
             images.update((front, back))
-            rows.append(
-                (deck.id, product.product, f"{deck.id}/{front}.png", f"{deck.id}/{back}.png", card.copies)
-            )
+            note = ""
+            if not isinstance(card.count, int):
+                note = f"count unknown ({card.count.note or 'not given'}): 1 copy until it is known"
+                unknown_counts.append(card.id)
+            face, back_image = f"{deck.id}/{front}.png", f"{deck.id}/{back}.png"
+            rows.append((deck.id, product.product, face, back_image, card.copies, note))
         own_size = pixel_size(layout, service.dpi)
         for name in sorted(images):
             png = pngs[name]
             if product.pixels is not None and product.pixels != own_size:
                 png = fit_canvas(png, product.pixels)
             outputs.append(Output(f"tgc/{deck.id}/{name}.png", png))
+    if unknown_counts:
+        shown = ", ".join(unknown_counts[:8]) + (
+            f" and {len(unknown_counts) - 8} more" if len(unknown_counts) > 8 else ""
+        )
+        ctx.diags.warning(
+            game.info.loc,
+            f"tgc/manifest.csv: {len(unknown_counts)} cards have an unknown count and are listed as 1 copy, "
+            f"flagged in the note column: {shown}",
+        )
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(MANIFEST_COLUMNS)

@@ -127,7 +127,12 @@ def read_build(tgc_dir: Path, catalogue: dict[str, Product]) -> Wanted:
         product = catalogue.get(name)
         cards = sum(int(r["quantity"]) for r in deck_rows)
         if product is None or product.shape is None:
-            reason = product.reason if product else "deckwright does not know TGC's API for this product"
+            if not name:  # the build lists it without a product; its note says why
+                note = deck_rows[0].get("note") or ""
+                reason = note.partition("not exported: ")[2] or "no TGC product"
+                name = "no TGC product"
+            else:
+                reason = product.reason if product else "deckwright does not know TGC's API for this product"
             wanted.skipped.append(Skipped(deck, name, cards, reason))
             continue
         wanted.components[deck] = _component(deck, product, deck_rows, image)
