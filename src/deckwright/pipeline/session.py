@@ -67,8 +67,11 @@ class BuildSession:
         options: BuildOptions,
         kinds: Sequence[str] = (),
         progress: Progress | None = None,
+        staged: bool = False,
     ) -> None:
         self.project = project
+        # `watch`: card images first, then print files, then documents (pipeline/staged.py)
+        self.staged = staged
         self.options = options
         self.kinds = tuple(kinds)  # (): each game's game.yaml `build: outputs`, else every kind
         self.progress = progress or NoProgress()
@@ -130,9 +133,16 @@ class BuildSession:
         kinds = self.kinds or [k for k in available_kinds() if k in (game.build.outputs or OUTPUT_KINDS)]
         try:
             with BuildLock(self.project.build_dir, game.id):
-                built = build_game(
-                    self.project, checked, self.catalog, self.fonts, options, kinds, self.progress
-                )
+                if self.staged:
+                    from .staged import build_staged
+
+                    built = build_staged(
+                        self.project, checked, self.catalog, self.fonts, options, kinds, self.progress
+                    )
+                else:
+                    built = build_game(
+                        self.project, checked, self.catalog, self.fonts, options, kinds, self.progress
+                    )
                 if built.ok:
                     record(self.project.build_dir, game.id, inputs, built.written)
         except LockedError as exc:
