@@ -61,7 +61,7 @@ def serve(
 def _summary(studio, say: Callable[[str], None]) -> None:
     for live in studio.games.values():
         errors = sum(d.severity.value == "error" for d in live.diagnostics)
-        state = {"ok": "up to date", "errors": f"{errors} errors (print files not written)"}.get(
+        state = {"ok": "built", "errors": f"{errors} errors (print files not written)"}.get(
             live.state, live.state
         )
         say(f"{live.id}: {state} in {live.seconds:.2f}s")

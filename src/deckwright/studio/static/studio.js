@@ -4,6 +4,13 @@
 "use strict";
 
 const STAGE_TITLES = { faces: "card faces", print: "print files", documents: "documents" };
+const STAGE_STATES = {
+  waiting: "waiting for the stages before it",
+  building: "being rebuilt",
+  done: "up to date",
+  blocked: "not written: fix the errors first",
+  failed: "failed",
+};
 const VIEWS = [
   ["cards", "Cards"],
   ["pnp", "Print & play"],
@@ -107,12 +114,12 @@ function drawChrome() {
   const status = document.getElementById("status");
   status.replaceChildren(
     ...Object.entries(game.stages).map(([stage, s]) =>
-      h("span", { class: `stage ${s}`, "data-stage": stage, title: `${STAGE_TITLES[stage] || stage}: ${s}` }, STAGE_TITLES[stage] || stage),
+      h("span", { class: `stage ${s}`, "data-stage": stage, title: `${STAGE_TITLES[stage] || stage}: ${STAGE_STATES[s] || s}` }, STAGE_TITLES[stage] || stage),
     ),
   );
   status.dataset.state = game.state;
   const nav = document.getElementById("views");
-  const counts = { cards: game.cards, problems: game.errors ? `${game.errors} errors` : game.warnings ? `${game.warnings}` : "" };
+  const counts = { cards: game.cards, problems: game.errors ? (game.errors === 1 ? "1 error" : `${game.errors} errors`) : game.warnings ? `${game.warnings}` : "" };
   nav.replaceChildren(
     ...VIEWS.map(([view, title]) =>
       h(
@@ -240,9 +247,9 @@ const cardView = {
       root.querySelectorAll(".face svg").forEach((s) => (s.style.display = overlay.checked ? "" : "none"));
     });
     const legend = h("span", { class: "legend" },
-      h("span", {}, h("i", { style: "border-color:#e03131" }), "bleed"),
-      h("span", {}, h("i", { style: "border-color:#1c7ed6" }), "trim"),
-      h("span", {}, h("i", { style: "border-color:#2b8a3e" }), "safe zone"));
+      h("span", {}, h("i", { class: "bleed" }), "bleed"),
+      h("span", {}, h("i", { class: "trim" }), "trim"),
+      h("span", {}, h("i", { class: "safe" }), "safe zone"));
     const toolbar = h("div", { class: "toolbar" }, back, h("label", { class: "toggle" }, overlay, "trim, bleed and safe zone"), legend);
     const faces = h("div", { class: "faces" });
     const info = h("div");
@@ -291,14 +298,14 @@ const cardView = {
       h("table", { class: "fields" }, h("tbody", {},
         h("tr", {}, h("th", {}, "id"), h("td", {}, card.id)),
         card.number ? h("tr", {}, h("th", {}, "number"), h("td", {}, card.number)) : null,
-        card.fields.map((f) => h("tr", { "data-field": f.name }, h("th", {}, f.name), h("td", { class: f.unknown ? "unknown" : "" }, f.value), h("td", {}, editorLink(f.editor, f.where.split(":").slice(-2)[0]))))),
+        card.fields.map((f) => h("tr", { "data-field": f.name }, h("th", {}, f.name), h("td", { class: f.unknown ? "unknown" : "" }, f.value), h("td", { class: "line" }, editorLink(f.editor, `line ${f.where.split(":").slice(-2)[0]}`))))),
       ),
     );
     const right = h("div", {});
     if (card.diagnostics.length) right.append(h("h2", {}, "Problems"), h("ul", { class: "plain" }, card.diagnostics.map(diagItem)));
     right.append(h("h2", {}, "Quoted by tables"));
     right.append(card.tables.length
-      ? h("ul", { class: "plain" }, card.tables.map((t) => h("li", {}, h("b", {}, t.table), t.row ? ` · row ${t.row}` : "", ` · ${t.columns.join(", ")} `, editorLink(t.editor, t.where))))
+      ? h("ul", { class: "plain" }, groupTables(card.tables).map((g) => h("li", { "data-table": g.id }, h("b", {}, g.table), ` · ${g.columns.join(", ")} · `, g.rows.length > 1 || g.rows[0].row ? "rows " : "", g.rows.flatMap((r) => [editorLink(r.editor, r.row || r.where), " "]))))
       : h("p", { class: "empty" }, "No table names this card."));
     right.append(h("h2", {}, "Quoted by the rulebook"));
     right.append(card.rulebook.length
@@ -307,6 +314,17 @@ const cardView = {
     details.replaceChildren(left, right);
   },
 };
+
+function groupTables(rows) {
+  const groups = new Map();
+  for (const r of rows) {
+    if (!groups.has(r.id)) groups.set(r.id, { id: r.id, table: r.table, columns: [], rows: [] });
+    const g = groups.get(r.id);
+    for (const c of r.columns) if (!g.columns.includes(c)) g.columns.push(c);
+    g.rows.push(r);
+  }
+  return [...groups.values()];
+}
 
 function overlaySvg(L, shown) {
   const w = L.width + 2 * L.bleed, hgt = L.height + 2 * L.bleed;
