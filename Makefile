@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# Shared libraries CairoSVG and WeasyPrint load at run time; installed only when missing.
-SYSTEM_PACKAGES := libcairo2 libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 fontconfig
+# Shared libraries CairoSVG and WeasyPrint load at run time, and the browser the studio's tests
+# drive (Playwright's own browser download is not used); installed only when missing.
+SYSTEM_PACKAGES := libcairo2 libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 fontconfig chromium
 
 .PHONY: build test validate lint format bench clean system
 

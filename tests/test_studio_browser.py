@@ -35,7 +35,9 @@ CHROMIUM_ARGS = [
 LONG = "Deal 2 damage to every hero in play and again. " * 30
 WAIT_MS = 20_000
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed (make test installs it)")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Chromium is not installed (make test installs it)"
+)
 
 
 def free_port() -> int:
@@ -49,10 +51,10 @@ class Server:
 
     def __init__(self, project: Path, game: str) -> None:
         self.port = free_port()
+        options = ["--port", str(self.port), "--jobs", "1"]
         env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "deckwright", "--project", str(project), "serve", game]
-            + ["--port", str(self.port), "--jobs", "1"],
+            [sys.executable, "-m", "deckwright", "--project", str(project), "serve", game, *options],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -117,7 +119,10 @@ def page():
 def red_pixels(url: str) -> int:
     from PIL import Image
 
-    with urllib.request.urlopen(url, timeout=10) as response, Image.open(io.BytesIO(response.read())) as image:
+    with (
+        urllib.request.urlopen(url, timeout=10) as response,
+        Image.open(io.BytesIO(response.read())) as image,
+    ):
         data = image.convert("RGB").reduce(4).tobytes()
     return sum(1 for i in range(0, len(data), 3) if data[i] > 200 and data[i + 1] < 120 and data[i + 2] < 120)
 
@@ -128,7 +133,9 @@ def test_the_page_follows_every_save(studio, page) -> None:
     page.goto(server.url + "#/mini")
     tile = page.locator('.tile[data-card="zap"]')
     image = tile.locator("img")
-    page.wait_for_function("() => document.querySelector('.tile[data-card=\"zap\"] img')?.src.includes('/thumb/')")
+    page.wait_for_function(
+        "() => document.querySelector('.tile[data-card=\"zap\"] img')?.src.includes('/thumb/')"
+    )
     before = image.get_attribute("src")
     assert page.locator(".tile").count() == 4
     assert page.locator("#status .stage.done").count() == 3  # faces, print files, documents
@@ -139,8 +146,12 @@ def test_the_page_follows_every_save(studio, page) -> None:
     scrolled = page.evaluate("window.scrollY")
     assert scrolled > 0
     mini.replace("mini", "spells.yaml", 'text: "Deal 2 damage."', 'text: "Deal 3 damage to a hero."')
-    page.wait_for_function(f"() => document.querySelector('.tile[data-card=\"zap\"] img').getAttribute('src') !== {before!r}")
-    page.wait_for_function("() => document.querySelector('#status .stage[data-stage=documents]').classList.contains('done')")
+    page.wait_for_function(
+        f"() => document.querySelector('.tile[data-card=\"zap\"] img').getAttribute('src') !== {before!r}"
+    )
+    page.wait_for_function(
+        "() => document.querySelector('#status .stage[data-stage=documents]').classList.contains('done')"
+    )
     assert page.evaluate("window.notReloaded") is True
     assert page.evaluate("window.scrollY") == scrolled
     new_src = image.get_attribute("src")
@@ -149,13 +160,19 @@ def test_the_page_follows_every_save(studio, page) -> None:
     # the card's page: the new text among its fields, its face at print size
     tile.click()
     field = page.locator('tr[data-field="text"] td').first
-    page.wait_for_function("() => document.querySelector('tr[data-field=text] td')?.textContent.includes('Deal 3')")
+    page.wait_for_function(
+        "() => document.querySelector('tr[data-field=text] td')?.textContent.includes('Deal 3')"
+    )
     front = page.locator('.face[data-side="front"] img')
     shown = front.get_attribute("src")
     assert shown.startswith("/files/mini/cards/zap-front.png?v=")
     mini.replace("mini", "spells.yaml", "Deal 3 damage to a hero.", "Deal 4 damage to a hero.")
-    page.wait_for_function("() => document.querySelector('tr[data-field=text] td').textContent.includes('Deal 4')")
-    page.wait_for_function(f"() => document.querySelector('.face[data-side=front] img').getAttribute('src') !== {shown!r}")
+    page.wait_for_function(
+        "() => document.querySelector('tr[data-field=text] td').textContent.includes('Deal 4')"
+    )
+    page.wait_for_function(
+        f"() => document.querySelector('.face[data-side=front] img').getAttribute('src') !== {shown!r}"
+    )
     assert field.text_content() == "Deal 4 damage to a hero."
     assert page.evaluate("window.notReloaded") is True
 
@@ -166,20 +183,28 @@ def test_the_page_follows_every_save(studio, page) -> None:
     problems.wait_for(state="visible")
     page.wait_for_function("() => document.querySelector('#problems').textContent.includes('does not fit')")
     assert "cards/mini/spells.yaml:6" in problems.text_content()
-    page.wait_for_function("() => document.querySelector('.face[data-side=front] img').getAttribute('src').startsWith('/preview/')")
+    page.wait_for_function(
+        "() => document.querySelector('.face[data-side=front] img').src.includes('/preview/')"
+    )
     assert page.locator('.face[data-side="front"]').get_attribute("class").split().count("error") == 1
     assert red_pixels(server.url.rstrip("/") + front.get_attribute("src")) > 1000
     assert page.locator("#status .stage.blocked").count() == 3
     assert (mini.root / "build/mini/cards/zap-front.png").read_bytes() == written  # print files untouched
     page.click("text=← all cards")
-    page.wait_for_function("() => document.querySelector('.tile[data-card=\"zap\"]')?.classList.contains('error')")
+    page.wait_for_function(
+        "() => document.querySelector('.tile[data-card=\"zap\"]')?.classList.contains('error')"
+    )
     assert "/thumb/mini/zap-front.png?v=p" in image.get_attribute("src")
 
     # fixed: the error and the mark go away, the print files are written again
     spells.write_text(spells.read_text(encoding="utf-8").replace(LONG, "Deal 5 damage."), encoding="utf-8")
     problems.wait_for(state="hidden")
-    page.wait_for_function("() => !document.querySelector('.tile[data-card=\"zap\"]').classList.contains('error')")
-    page.wait_for_function("() => document.querySelector('#status .stage[data-stage=documents]').classList.contains('done')")
+    page.wait_for_function(
+        "() => !document.querySelector('.tile[data-card=\"zap\"]').classList.contains('error')"
+    )
+    page.wait_for_function(
+        "() => document.querySelector('#status .stage[data-stage=documents]').classList.contains('done')"
+    )
     assert "?v=p" not in image.get_attribute("src")
     assert (mini.root / "build/mini/cards/zap-front.png").read_bytes() != written
     assert page.evaluate("window.notReloaded") is True

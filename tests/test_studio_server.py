@@ -40,7 +40,9 @@ def test_a_staged_build_writes_the_card_images_before_the_print_files(mini: Temp
     seen = []
 
     def on_stage(stage: str, state: str, written: list[str]) -> None:
-        seen.append((stage, state, (out / "cards" / "zap-front.png").is_file(), (out / "pnp-a4.pdf").is_file()))
+        seen.append(
+            (stage, state, (out / "cards" / "zap-front.png").is_file(), (out / "pnp-a4.pdf").is_file())
+        )
 
     built = build_staged(
         project, checked, catalog, fonts, BuildOptions(), ["cards", "pnp", "check"], on_stage=on_stage
@@ -80,7 +82,9 @@ def test_the_preview_marks_the_lines_that_do_not_fit_and_print_does_not(mini: Te
     zap = game.card("zap")
     cache = project.build_dir / ".cache"
     plain = make_renderer(project, game, catalog.layouts, fonts, diags, cache).render(zap, FRONT).svg
-    marked = make_renderer(project, game, catalog.layouts, fonts, diags, cache, preview=True).render(zap, FRONT)
+    marked = make_renderer(project, game, catalog.layouts, fonts, diags, cache, preview=True).render(
+        zap, FRONT
+    )
     assert "overflow-line" not in plain
     assert marked.svg.count('class="overflow-line"') == 8  # "8 lines below the box"
     assert marked.problems and "does not fit" in marked.problems[0].message  # still an error
@@ -90,12 +94,14 @@ def test_the_preview_marks_the_lines_that_do_not_fit_and_print_does_not(mini: Te
     # a card that fits draws the same in both modes; the preview is never kept in the face cache
     ann = game.card("ann")
     again = make_renderer(project, game, catalog.layouts, fonts, diags, cache, preview=True)
-    assert again.render(ann, FRONT).svg == make_renderer(
-        project, game, catalog.layouts, fonts, diags, cache
-    ).render(ann, FRONT).svg
-    assert "overflow-line" not in make_renderer(project, game, catalog.layouts, fonts, diags, cache).render(
-        zap, FRONT
-    ).svg
+    assert (
+        again.render(ann, FRONT).svg
+        == make_renderer(project, game, catalog.layouts, fonts, diags, cache).render(ann, FRONT).svg
+    )
+    assert (
+        "overflow-line"
+        not in make_renderer(project, game, catalog.layouts, fonts, diags, cache).render(zap, FRONT).svg
+    )
 
 
 # ---- the server ---------------------------------------------------------------------------------
@@ -136,7 +142,7 @@ def request(port: int, path: str, method: str = "GET", host: str = "127.0.0.1") 
 
 
 def test_the_server_serves_the_page_the_state_and_the_build_outputs(served) -> None:
-    mini, studio, port = served
+    mini, _, port = served
     status, page = request(port, "/")
     assert status == 200 and b"/static/studio.js" in page
     assert request(port, "/static/studio.js")[0] == 200
@@ -155,7 +161,9 @@ def test_the_server_serves_the_page_the_state_and_the_build_outputs(served) -> N
     status, body = request(port, "/api/games/mini/cards/zap")
     card = json.loads(body)
     assert card["where"] == "cards/mini/spells.yaml:3:5"
-    assert card["editor"].startswith("vscode://file/") and card["editor"].endswith("/cards/mini/spells.yaml:3:5")
+    assert card["editor"].startswith("vscode://file/") and card["editor"].endswith(
+        "/cards/mini/spells.yaml:3:5"
+    )
     assert {f["name"] for f in card["fields"]} == {"text", "caster"}
 
 

@@ -98,7 +98,11 @@ class Studio:
         of them for a shared file (layouts, fonts, shared templates)."""
         project = self.project
         own = {
-            game_id: (live.folder, project.game_templates_dir(live.folder, game_id), project.art_dir / game_id)
+            game_id: (
+                live.folder,
+                project.game_templates_dir(live.folder, game_id),
+                project.art_dir / game_id,
+            )
             for game_id, live in self.games.items()
         }
         found: set[str] = set()

@@ -161,7 +161,8 @@ def card(studio: Studio, live: GameLive, card_id: str) -> dict | None:
     mine = [
         diagnostic(studio, d)
         for d in live.diagnostics
-        if (d.loc.path, d.loc.line) in {(loc.path, loc.line) for loc in [found.loc, *found.field_locs.values()]}
+        if (d.loc.path, d.loc.line)
+        in {(loc.path, loc.line) for loc in [found.loc, *found.field_locs.values()]}
     ]
     fields = [
         {
