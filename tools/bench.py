@@ -128,12 +128,13 @@ def rendered(output: str) -> int:
     return int(match.group(1)) if match else 0
 
 
-def change_one_card(folder: Path, file: str) -> None:
-    """Edit one card's text: the first text-like field of the file (or the first CSV body)."""
+def change_one_card(folder: Path, file: str, word: str = "Now") -> None:
+    """Edit one card's text: the first text-like field of the file (or the first CSV body)
+    gets `word` added."""
     path = folder / file
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     if file.endswith(".csv"):
-        lines[1] = lines[1].replace(".", " again.", 1)
+        lines[1] = lines[1].replace(".", f" {'again' if word == 'Now' else word}.", 1)
     else:
         field = re.compile(r"^(\s+(?:text|effect|body|action|ability): )(.*)$")
         for i, line in enumerate(lines):
@@ -143,11 +144,11 @@ def change_one_card(folder: Path, file: str) -> None:
             head, value = match.groups()
             if value.startswith(("|", ">")):  # a block scalar: change its first line
                 indent = len(lines[i + 1]) - len(lines[i + 1].lstrip())
-                lines[i + 1] = lines[i + 1][:indent] + "Now " + lines[i + 1][indent:]
+                lines[i + 1] = lines[i + 1][:indent] + f"{word} " + lines[i + 1][indent:]
             elif value[:1] in "\"'":
-                lines[i] = f"{head}{value[0]}Now {value[1:]}\n"
+                lines[i] = f"{head}{value[0]}{word} {value[1:]}\n"
             else:
-                lines[i] = f"{head}Now {value}\n"
+                lines[i] = f"{head}{word} {value}\n"
             break
         else:
             sys.exit(f"bench: found no card text to change in {path}")
@@ -264,11 +265,18 @@ class Served:
 
 
 def serve_latency(
-    project: Path, target: str, game: str, path: Path, edited: str, jobs: int, edits: int = 10
+    project: Path, target: str, game: str, folder: Path, file: str, jobs: int, edits: int = 10
 ) -> tuple[list[float], list[float]]:
     """Per edit: seconds from the save to the changed card's new image served, and to the
-    "built" event after the last stage. Edits alternate between the edited and original text."""
+    "built" event after the last stage. Each edit gives the card a text it never had (a face
+    drawn before would come from the cache), one word longer than the original."""
+    path = folder / file
     original = path.read_text(encoding="utf-8")
+    texts = []
+    for i in range(edits):
+        change_one_card(folder, file, f"Take{i + 1}")
+        texts.append(path.read_text(encoding="utf-8"))
+        path.write_text(original, encoding="utf-8")
     served = Served(project, target, game, jobs)
     images, consistent = [], []
     try:
@@ -276,7 +284,7 @@ def serve_latency(
         for i in range(edits):
             served.drain()
             start = time.perf_counter()
-            path.write_text(edited if i % 2 == 0 else original, encoding="utf-8")
+            path.write_text(texts[i], encoding="utf-8")
             image_at = done_at = None
             while done_at is None:
                 try:
@@ -365,12 +373,7 @@ def bench(game: str, jobs: int) -> list[str]:
         noop, _, out_noop, _ = run_build(project, target, "--jobs", str(jobs))
         warm = watch_rebuild(project, target, project / folder_rel, edit_file, jobs)
         floor = floor_seconds(project / "build" / game, jobs)
-        edit_path = project / folder_rel / edit_file
-        original = edit_path.read_text(encoding="utf-8")
-        change_one_card(project / folder_rel, edit_file)
-        edited = edit_path.read_text(encoding="utf-8")
-        edit_path.write_text(original, encoding="utf-8")
-        images, consistent = serve_latency(project, target, game, edit_path, edited, jobs)
+        images, consistent = serve_latency(project, target, game, project / folder_rel, edit_file, jobs)
         writers = writers_seconds(project / "build" / game, jobs)
     ratio = cold / floor if floor else float("nan")
     lines.append(f"{game} cold-build {cold:.2f}s ({faces} renders; slowest: {slowest(cold_stages)})")
