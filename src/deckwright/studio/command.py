@@ -47,8 +47,9 @@ def serve(
         studio.rebuild()
         _summary(studio, say)
         for paths in saves(studio.roots(), stop):
-            changed = ", ".join(project.display(p) for p in paths[:3])
-            more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
+            shown = [p for p in paths if p.exists()] or paths  # not an editor's short-lived temp file
+            changed = ", ".join(project.display(p) for p in shown[:3])
+            more = f" and {len(shown) - 3} more" if len(shown) > 3 else ""
             say(f"changed: {changed}{more}")
             layouts = any(p == project.layouts_dir or project.layouts_dir in p.parents for p in paths)
             studio.rebuild(studio.affected(paths), layouts_changed=layouts)

@@ -236,6 +236,10 @@ class Studio:
 
     # -- what the page asks --------------------------------------------------------------------
 
+    def build_dir(self, live: GameLive) -> Path:
+        """build/<game id>/ (a game folder given by path may be named otherwise)."""
+        return self.project.build_dir / (live.game.id if live.game is not None else live.id)
+
     def error_locs(self, live: GameLive) -> set[tuple[str, int]]:
         return {(d.loc.path, d.loc.line) for d in live.diagnostics if d.severity.value == "error"}
 

@@ -124,7 +124,7 @@ def create_app(studio: Studio, broker: Broker, allowed_hosts: list[str] | None =
 
     def files(request: Request) -> Response:
         live = game_of(request)
-        path = safe_path(studio.project.build_dir / live.id, request.path_params["path"])
+        path = safe_path(studio.build_dir(live), request.path_params["path"])
         if path is None:
             return _not_found()
         return FileResponse(path, headers=NO_STORE)
@@ -142,7 +142,7 @@ def create_app(studio: Studio, broker: Broker, allowed_hosts: list[str] | None =
         version = live.faces.get(name)
         png = live.previews.get(name)
         if png is None and version is not None:
-            path = safe_path(studio.project.build_dir / live.id, f"cards/{name}.png")
+            path = safe_path(studio.build_dir(live), f"cards/{name}.png")
             png = path.read_bytes() if path is not None else None
         if png is None:
             return _not_found()
@@ -189,7 +189,7 @@ def _not_found() -> Response:
 def _pnp_file(studio: Studio, live: GameLive, name: str) -> Path | None:
     if not (name.startswith("pnp-") and name.endswith(".pdf")):
         return None
-    return safe_path(studio.project.build_dir / live.id, name)
+    return safe_path(studio.build_dir(live), name)
 
 
 class ServerThread:

@@ -27,7 +27,7 @@ def diagnostic(studio: Studio, d: Diagnostic) -> dict:
 
 def outputs(studio: Studio, live: GameLive) -> list[dict]:
     """The documents and print files the page links to, as written in build/<game>/."""
-    folder = studio.project.build_dir / live.id
+    folder = studio.build_dir(live)
     if not folder.is_dir():
         return []
     found = []
