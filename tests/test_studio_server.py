@@ -227,3 +227,29 @@ def test_a_change_reaches_the_games_it_concerns(served) -> None:
     assert studio.affected([root / "layouts/cards.yaml"]) == ["mini"]  # shared: every game
     roots = studio.roots()
     assert root / "cards/mini" in roots and root / "layouts" in roots
+
+
+def test_watch_builds_in_the_same_stages(mini: TempProject) -> None:
+    from deckwright.pipeline.session import BuildSession, State
+    from deckwright.progress import NoProgress
+
+    class Steps(NoProgress):
+        def __init__(self) -> None:
+            self.kinds: list[str] = []
+
+        def step(self, message: str) -> None:
+            self.kinds.append(message.split(": ")[1])
+
+    steps = Steps()
+    session = BuildSession(mini.project, BuildOptions(), ("check", "pnp", "cards"), steps, staged=True)
+    outcome = session.build(mini.root / "cards" / "mini")
+    assert outcome.state is State.BUILT, [str(d) for d in outcome.checked]
+    assert steps.kinds == ["cards", "pnp", "check"]  # faces, print files, documents
+    assert (mini.root / "build/mini/pnp-a4.pdf").is_file()
+
+
+def test_serve_refuses_a_port_out_of_range(mini: TempProject, capsys) -> None:
+    from deckwright.cli import main
+
+    assert main(["--project", str(mini.root), "serve", "mini", "--port", "70000"]) == 2
+    assert "--port" in capsys.readouterr().err
