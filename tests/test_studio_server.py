@@ -59,6 +59,37 @@ def test_a_staged_build_writes_the_card_images_before_the_print_files(mini: Temp
     assert (out / "check.html").is_file()
 
 
+def test_with_two_jobs_the_documents_are_built_beside_the_print_files(mini: TempProject) -> None:
+    from deckwright.pipeline.load import load_catalog, prepare_fonts
+
+    project, shared = mini.project, Diagnostics()
+    catalog, fonts = load_catalog(project, shared), prepare_fonts(project, shared)
+    checked = mini.check("mini")
+    seen = []
+    built = build_staged(
+        project,
+        checked,
+        catalog,
+        fonts,
+        BuildOptions(jobs=2),
+        ["cards", "pnp", "check"],
+        on_stage=lambda stage, state, written: seen.append((stage, state, written)),
+    )
+    assert built.ok, [str(d) for d in built.diags]
+    assert [(stage, state) for stage, state, _ in seen] == [
+        ("faces", "building"),
+        ("faces", "done"),
+        ("print", "building"),
+        ("documents", "building"),  # in a forked process, while this one draws the PDFs
+        ("print", "done"),
+        ("documents", "done"),
+    ]
+    assert seen[-1][2] == ["check.html"]  # the child's files, written by this process
+    out = project.build_dir / "mini"
+    assert {p.name for p in out.iterdir() if p.is_file()} >= {"pnp-a4.pdf", "pnp-letter.pdf", "check.html"}
+    assert built.renders >= 5  # four fronts and the back, counted once
+
+
 def _red_pixels(png: bytes) -> int:
     from PIL import Image
 

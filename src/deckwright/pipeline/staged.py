@@ -9,15 +9,23 @@ Each stage writes its files as soon as it is done, so a later stage's error leav
 stages' files written (a plain `deckwright build` writes all or nothing). A game with validation
 errors (text that does not fit included) never gets here: it writes nothing at all.
 Output kinds this table does not name (a newer kind) are built with the documents.
+
+With more than one job, the documents are built in a forked process while this one draws the
+print files: neither needs the other, and WeasyPrint's layout (pure Python, one core) is the
+longest step of a rebuild after a one-card edit. The child starts from the state the card faces
+left (faces, images, caches) and sends back its files and findings.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from ..cache import RenderCache
 from ..context.base import BuildContext, BuildOptions, Output
+from ..diagnostics import Diagnostic
 from ..fonts.registry import FontRegistry
 from ..model import Catalog
 from ..progress import NoProgress, Progress
@@ -76,21 +84,96 @@ def build_staged(
         ctx.shared["faces"] = checked.faces
     writer = Writer(project.build_dir / game.id)
     report = on_stage or (lambda stage, state, written: None)
-    for stage, members in plan(kinds):
-        report(stage, "building", [])
-        outputs: list[Output] = []
-        for kind in members:
-            made = output_builder(kind)(ctx)
-            outputs.extend(made)
+    stages = plan(kinds)
+    side: _Forked | None = None
+    extra_renders = extra_hits = 0
+    try:
+        for n, (stage, members) in enumerate(stages):
+            if side is not None and stage == side.stage:  # built beside the stage before it
+                outputs, found, extra_renders, extra_hits = side.result()
+                side = None
+                built.diags.extend(found)
+            else:
+                report(stage, "building", [])
+                rest = stages[n + 1 :]
+                if options.jobs > 1 and len(rest) == 1 and rest[0][0] == LAST_STAGE and stage != "faces":
+                    report(rest[0][0], "building", [])
+                    side = _Forked.start(ctx, *rest[0])
+                outputs = _build(ctx, members)
             if built.diags.has_errors:
-                break
-            ctx.progress.step(f"{game.id}: {kind}: {len(made)} files")
-        if built.diags.has_errors:
-            report(stage, "failed", [])
-            break
-        with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:
-            written = list(pool.map(lambda o: writer.write_bytes(o.path, o.data), outputs))
-        built.written.extend(written)
-        report(stage, "done", [o.path for o in outputs])
-    built.renders, built.cache_hits = cache.stats.renders, cache.stats.hits
+                report(stage, "failed", [])
+                break  # a stage being built beside this one is not written either
+            with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:
+                written = list(pool.map(lambda o: writer.write_bytes(o.path, o.data), outputs))
+            built.written.extend(written)
+            report(stage, "done", [o.path for o in outputs])
+    finally:
+        if side is not None:
+            side.cancel()
+    built.renders = cache.stats.renders + extra_renders
+    built.cache_hits = cache.stats.hits + extra_hits
     return built
+
+
+def _build(ctx: BuildContext, kinds: Sequence[str]) -> list[Output]:
+    """One stage's kinds, in order; stops at the first kind that finds an error."""
+    outputs: list[Output] = []
+    for kind in kinds:
+        made = output_builder(kind)(ctx)
+        outputs.extend(made)
+        if ctx.diags.has_errors:
+            break
+        ctx.progress.step(f"{ctx.game.id}: {kind}: {len(made)} files")
+    return outputs
+
+
+class _Forked:
+    """A stage built in a forked copy of this process; its result comes back through a pipe."""
+
+    def __init__(self, stage: str, process, reader) -> None:
+        self.stage = stage
+        self.process = process
+        self.reader = reader
+
+    @classmethod
+    def start(cls, ctx: BuildContext, stage: str, kinds: Sequence[str]) -> _Forked:
+        fork = multiprocessing.get_context("fork")
+        reader, sender = fork.Pipe(duplex=False)
+        known, renders, hits = len(ctx.diags), ctx.cache.stats.renders, ctx.cache.stats.hits
+
+        def run() -> None:
+            reader.close()
+            try:
+                outputs = _build(ctx, kinds)
+                found = list(ctx.diags)[known:]
+                stats = ctx.cache.stats
+                sender.send(("ok", outputs, found, stats.renders - renders, stats.hits - hits))
+            except BaseException as exc:
+                sender.send(("crash", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
+            finally:
+                sender.close()
+
+        # not a daemon: the rulebook subsets its web fonts in a pool of its own
+        process = fork.Process(target=run, name=f"deckwright-{stage}")
+        process.start()
+        sender.close()
+        return cls(stage, process, reader)
+
+    def cancel(self) -> None:
+        """Stop it (the stage beside it failed or crashed): nothing it made is kept."""
+        self.reader.close()
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join()
+
+    def result(self) -> tuple[list[Output], list[Diagnostic], int, int]:
+        try:
+            message = self.reader.recv()
+        except EOFError:
+            message = ("crash", f"the {self.stage} process died (exit code {self.process.exitcode})", "")
+        finally:
+            self.reader.close()
+            self.process.join()
+        if message[0] != "ok":
+            raise RuntimeError(f"building the {self.stage} failed: {message[1]}\n{message[2]}")
+        return message[1], message[2], message[3], message[4]

@@ -65,4 +65,5 @@ def _summary(studio, say: Callable[[str], None]) -> None:
         state = {"ok": "built", "errors": f"{errors} errors (print files not written)"}.get(
             live.state, live.state
         )
-        say(f"{live.id}: {state} in {live.seconds:.2f}s")
+        stages = ", ".join(f"{stage} {seconds:.2f}s" for stage, seconds in live.stage_seconds.items())
+        say(f"{live.id}: {state} in {live.seconds:.2f}s ({stages})")

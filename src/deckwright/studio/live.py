@@ -52,6 +52,7 @@ class GameLive:
     previews: dict[str, bytes] = field(default_factory=dict)  # face -> PNG drawn for the preview only
     version: int = 0
     seconds: float = 0.0  # the last rebuild's time, load to last stage
+    stage_seconds: dict[str, float] = field(default_factory=dict)  # each stage's last build time
 
 
 class Studio:
@@ -158,7 +159,9 @@ class Studio:
             return
         from ..pipeline.load import check_game
 
+        start = time.perf_counter()
         checked = check_game(self.project, live.folder, self.catalog, self.fonts, use_cache=True)
+        live.stage_seconds = {"load": time.perf_counter() - start}
         game = checked.game
         if game is not None:
             live.game = game
@@ -179,7 +182,14 @@ class Studio:
         self._changed(live)
         digests = {n: face_digest(f.svg) for n, f in checked.faces.faces.items()}
 
+        started: dict[str, float] = {"load": start}
+
         def on_stage(stage: str, state: str, written: list[str]) -> None:
+            now = time.perf_counter()
+            if state == "building":
+                started[stage] = now
+            else:
+                live.stage_seconds = {**live.stage_seconds, stage: now - started.get(stage, now)}
             live.stages = {**live.stages, stage: state}
             if stage == "faces" and state == "done":
                 live.written = digests

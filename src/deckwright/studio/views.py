@@ -60,6 +60,7 @@ def state(studio: Studio) -> dict:
                 "stages": live.stages,
                 "version": live.version,
                 "seconds": round(live.seconds, 3),
+                "stage_seconds": {k: round(v, 3) for k, v in live.stage_seconds.items()},
                 "errors": sum(d.severity.value == "error" for d in diags),
                 "warnings": sum(d.severity.value == "warning" for d in diags),
                 "diagnostics": [diagnostic(studio, d) for d in diags],

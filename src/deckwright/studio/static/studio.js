@@ -114,7 +114,7 @@ function drawChrome() {
   const status = document.getElementById("status");
   status.replaceChildren(
     ...Object.entries(game.stages).map(([stage, s]) =>
-      h("span", { class: `stage ${s}`, "data-stage": stage, title: `${STAGE_TITLES[stage] || stage}: ${STAGE_STATES[s] || s}` }, STAGE_TITLES[stage] || stage),
+      h("span", { class: `stage ${s}`, "data-stage": stage, title: `${STAGE_TITLES[stage] || stage}: ${STAGE_STATES[s] || s}${s === "done" && game.stage_seconds[stage] !== undefined ? ` (${game.stage_seconds[stage].toFixed(2)} s)` : ""}` }, STAGE_TITLES[stage] || stage),
     ),
   );
   status.dataset.state = game.state;
