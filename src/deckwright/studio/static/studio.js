@@ -363,7 +363,7 @@ views.pnp = {
     for (let i = 1; i <= info.pages; i++) {
       let fig = figures[i - 1];
       if (!fig) {
-        fig = h("figure", {}, h("img", { loading: "lazy", alt: `page ${i}`, width: 496 }), h("figcaption", {}, `page ${i}`));
+        fig = h("figure", {}, h("img", { loading: "lazy", alt: `page ${i}` }), h("figcaption", {}, `page ${i}`));
         m.pages.append(fig);
       }
       setSrc(fig.querySelector("img"), `/pages/${encodeURIComponent(m.game)}/${encodeURIComponent(file)}/${i}.png?v=${info.v}`);
