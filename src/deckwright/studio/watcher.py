@@ -11,7 +11,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-STEP_MS = 40  # quiet time that ends a batch: short, as it adds to every save's latency
+STEP_MS = 25  # quiet time that ends a batch: short, as it adds to every save's latency
 DEBOUNCE_MS = 800  # a batch is handed over after this long even if events keep coming
 IGNORED_SUFFIXES = (".tmp", ".swp", ".swx", "~")  # editors' and the writer's temporary files
 
