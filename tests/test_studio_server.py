@@ -284,3 +284,19 @@ def test_serve_refuses_a_port_out_of_range(mini: TempProject, capsys) -> None:
 
     assert main(["--project", str(mini.root), "serve", "mini", "--port", "70000"]) == 2
     assert "--port" in capsys.readouterr().err
+
+
+def test_a_broken_count_rule_does_not_hide_the_edited_card(served) -> None:
+    mini, studio, port = served
+    live = studio.games["mini"]
+    written = live.faces["zap-front"]
+    mini.replace("mini", "spells.yaml", "count: 4", "count: 5")  # the deck must have 10 cards
+    mini.replace("mini", "spells.yaml", 'text: "Deal 2 damage."', 'text: "Deal 7 damage."')
+    studio.rebuild(["mini"])
+    assert live.state == "errors"
+    assert any("the main deck has 10 cards" in d.message for d in live.diagnostics)
+    shown = live.faces["zap-front"]
+    assert shown.startswith("p") and shown[1:] != written  # a preview of the new text
+    status, png = request(port, f"/preview/mini/zap-front.png?v={shown}")
+    assert status == 200 and png.startswith(b"\x89PNG")
+    assert "ann-front" not in live.previews  # unchanged faces still come from build/mini/cards/

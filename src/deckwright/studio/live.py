@@ -165,14 +165,17 @@ class Studio:
         game = checked.game
         if game is not None:
             live.game = game
-        if checked.faces is not None:
-            live.front_of, live.back_of = dict(checked.faces.front_of), dict(checked.faces.back_of)
+        faces = checked.faces
+        if faces is None and game is not None and not checked.ok:
+            faces = self._faces_anyway(game)  # a broken count rule must not hide the edited card
+        if faces is not None:
+            live.front_of, live.back_of = dict(faces.front_of), dict(faces.back_of)
         if not checked.ok:
             live.diagnostics = tuple(checked.diags.sorted())
-            if checked.faces is not None and game is not None:
-                live.previews = self._previews(live, game, checked.faces)
-                faces = {n: face_digest(f.svg) for n, f in checked.faces.faces.items()}
-                live.faces = {n: ("p" + d if n in live.previews else d) for n, d in faces.items()}
+            if faces is not None and game is not None:
+                live.previews = self._previews(live, game, faces)
+                digests = {n: face_digest(f.svg) for n, f in faces.faces.items()}
+                live.faces = {n: ("p" + d if n in live.previews else d) for n, d in digests.items()}
             live.state = "errors"
             live.stages = {s: "blocked" for s in live.stages}
             return
@@ -210,6 +213,27 @@ class Studio:
         live.state = "ok" if built.ok else "errors"
         live.message = ""
         live.stages = {s: ("blocked" if v == "waiting" else v) for s, v in live.stages.items()}
+
+    def _faces_anyway(self, game: Game):
+        """The faces of a game whose validation failed before its text was laid out (a count
+        rule, a bad reference): drawn for the preview, their problems already reported or
+        beside the point; None when the data is too broken to draw."""
+        from ..context.card_images import make_renderer
+        from ..render.card.faces import render_faces
+
+        ignored = Diagnostics()
+        try:
+            renderer = make_renderer(
+                self.project,
+                game,
+                self.catalog.layouts,
+                self.fonts,
+                ignored,
+                self.project.build_dir / ".cache",
+            )
+            return None if renderer is None else render_faces(game, self.catalog.layouts, renderer, ignored)
+        except Exception:  # data validation rejected: an unknown layout or card type, ...
+            return None
 
     def _previews(self, live: GameLive, game: Game, faces) -> dict[str, bytes]:
         """PNGs of the faces that differ from the written card images, drawn in preview mode
