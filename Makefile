@@ -3,11 +3,12 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# Shared libraries CairoSVG and WeasyPrint load at run time, and the press PDFs' tools (Ghostscript
+# Shared libraries CairoSVG and WeasyPrint load at run time, the press PDFs' tools (Ghostscript
 # renders pages for preflight, ArgyllCMS builds the default CMYK profile from icc-profiles-free's
-# FOGRA39 data); installed only when missing.
+# FOGRA39 data), and the browser the studio's tests drive (Playwright's own browser download is
+# not used); installed only when missing.
 SYSTEM_PACKAGES := libcairo2 libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 fontconfig \
-	ghostscript argyll icc-profiles-free
+	ghostscript argyll icc-profiles-free chromium
 
 .PHONY: build test validate lint format bench clean system
 

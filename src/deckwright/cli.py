@@ -230,6 +230,14 @@ def _parser() -> argparse.ArgumentParser:
     watch.add_argument("--only", type=_kinds, default=None, metavar="KINDS", help="outputs to rebuild")
     watch.add_argument("--interval", type=float, default=0.5, help="seconds between looks")
     watch.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: cores)")
+
+    serve = sub.add_parser("serve", help="a live card gallery in the browser that follows every save")
+    serve.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all)")
+    serve.add_argument("--port", type=int, default=8400, metavar="N", help="port (default 8400; 0: any free)")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
+    )
+    serve.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: cores)")
     return parser
 
 
@@ -697,16 +705,51 @@ class Cli:
             setattr(args, extra, getattr(BuildOptions(), extra))
         args.paper, args.no_cache, args.quiet = None, False, False
         state = snapshot(roots, ignored)
-        self.build()
+        self.build(staged=True)
         print("watching for changes (Ctrl-C to stop)", file=sys.stderr)
         while True:
             paths, state = wait_for_change(roots, state, args.interval, ignored=ignored)
             shown = ", ".join(self.project.display(p) for p in paths[:3])
             more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
             print(f"changed: {shown}{more}", file=sys.stderr)
-            self.build()
+            self.build(staged=True)
 
-    def build(self) -> int:
+    def serve(self) -> int:
+        """The studio: build, serve the gallery, rebuild in stages on every save."""
+        import signal
+
+        from .studio.command import ServeError, serve
+
+        args = self.args
+        folders = self.folders(args.games)
+        projects = {self.project_of(folder) for folder in folders}
+        if len(projects) > 1:
+            raise UsageError("serve shows the games of one project at a time: name games of one project")
+        project = projects.pop()
+        if not 0 <= args.port <= 65535:
+            raise UsageError("--port takes a number from 0 to 65535")
+        if args.host not in ("127.0.0.1", "localhost", "::1"):
+            print(
+                f"deckwright: warning: serving on {args.host}: anyone who can reach this machine "
+                "can see the games and their build files (there is no login)",
+                file=sys.stderr,
+            )
+
+        def interrupt(signum, frame):  # a terminated server stops like a Ctrl-C: cleanly
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, interrupt)
+        options = BuildOptions(jobs=args.jobs or os.cpu_count() or 1)
+        try:
+            serve(project, folders, options, args.host, args.port, lambda line: print(line, flush=True))
+        except ServeError as exc:
+            print(f"deckwright: error: {exc}", file=sys.stderr)
+            return EXIT_ERRORS
+        return EXIT_OK
+
+    def build(self, staged: bool = False) -> int:
+        """`staged` (watch): each game's card images are written first, then its print files,
+        then its documents (pipeline/staged.py)."""
         from .pipeline.session import BuildSession
 
         args = self.args
@@ -734,7 +777,7 @@ class Cli:
         if self.out is not None and len(folders) > 1:
             raise UsageError("--out takes one game at a time (name the game)")
         progress = TerminalProgress(sys.stderr, quiet=args.quiet)
-        session = BuildSession(self.project, options, kinds, progress)
+        session = BuildSession(self.project, options, kinds, progress, staged=staged)
         status = EXIT_OK
         for folder in folders:
             # one game's failure never stops the others; the exit code reports it
@@ -855,7 +898,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except KeyboardInterrupt:
-        if args.command == "watch":
+        if args.command in ("watch", "serve"):
             return EXIT_OK
         print("deckwright: interrupted", file=sys.stderr)
         return 130

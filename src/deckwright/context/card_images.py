@@ -49,15 +49,17 @@ def make_renderer(
     diags: Diagnostics,
     cache_dir: Path,
     cache_reads: bool = True,
+    preview: bool = False,
 ) -> CardRenderer | None:
     """The game's card renderer; `cache_dir` keeps parsed style files, compiled templates and
-    laid-out cards between builds (made afresh without `cache_reads`, for `--no-cache`)."""
+    laid-out cards between builds (made afresh without `cache_reads`, for `--no-cache`).
+    `preview` (`deckwright serve`): text that does not fit is drawn marked, not for print."""
     game_dir = project.game_templates_dir(game.folder, game.id)
     style = load_style(game_dir, diags, project.display, ParseCache(cache_dir, read=cache_reads))
     if style is None:
         return None
     try:
-        painter = TextPainter(fonts, style)
+        painter = TextPainter(fonts, style, preview=preview)
     except FontError as exc:
         diags.error(Loc(project.display(game_dir / "style.yaml")), f"icon_font: {exc}")
         return None

@@ -15,7 +15,7 @@ from ..context.base import BuildContext, BuildOptions, Output
 from ..diagnostics import Diagnostics
 from ..fonts.registry import FontRegistry
 from ..kinds import OUTPUT_KINDS
-from ..model import Catalog
+from ..model import Catalog, Game
 from ..progress import NoProgress, Progress
 from ..project import Project
 from ..writer import Writer
@@ -64,15 +64,9 @@ def build_game(
     shared: dict | None = None,
 ) -> Built:
     """Build the chosen outputs of a valid game into build/<game>/."""
-    game = checked.game
-    built = Built(game.id)
-    cache = RenderCache(project.build_dir / ".cache", fonts_digest(fonts), enabled=options.use_cache)
-    ctx = BuildContext(
-        project, game, catalog, options, built.diags, fonts, cache, progress or NoProgress(), tuple(kinds)
-    )
+    built = Built(checked.game.id)
+    ctx = build_context(project, checked, catalog, fonts, options, kinds, progress, built)
     ctx.shared.update(shared or {})
-    if checked.faces is not None:
-        ctx.shared["faces"] = checked.faces
     outputs: list[Output] = []
     for kind in kinds:
         made = output_builder(kind)(ctx)
@@ -80,20 +74,54 @@ def build_game(
         built.made[kind] = sorted(output.path for output in made)
         if built.diags.has_errors:
             return built  # nothing is written from a build that found errors
-        ctx.progress.step(f"{game.id}: {kind}: {len(made)} files")
-    built.renders, built.cache_hits = cache.stats.renders, cache.stats.hits
+        ctx.progress.step(f"{ctx.game.id}: {kind}: {len(made)} files")
+    built.renders, built.cache_hits = ctx.cache.stats.renders, ctx.cache.stats.hits
+    write_outputs(project, ctx.game, outputs, built)
+    return built
+
+
+def build_context(
+    project: Project,
+    checked: Checked,
+    catalog: Catalog,
+    fonts: FontRegistry,
+    options: BuildOptions,
+    kinds: Sequence[str],
+    progress: Progress | None,
+    built: Built,
+) -> BuildContext:
+    """What every output kind of one build receives; problems go to `built.diags`."""
+    cache = RenderCache(project.build_dir / ".cache", fonts_digest(fonts), enabled=options.use_cache)
+    ctx = BuildContext(
+        project,
+        checked.game,
+        catalog,
+        options,
+        built.diags,
+        fonts,
+        cache,
+        progress or NoProgress(),
+        tuple(kinds),
+    )
+    if checked.faces is not None:
+        ctx.shared["faces"] = checked.faces
+    return ctx
+
+
+def write_outputs(project: Project, game: Game, outputs: Sequence[Output], built: Built) -> None:
+    """Write `outputs` into the game's build folder, each atomically; when one of them could not
+    be written (a name too long, ...), none is: the folder stays as the last build left it."""
     writer = Writer(project.game_build_dir(game.id))
     for output in outputs:
         problem = writer.unwritable(output.path)
         if problem is not None:
             built.diags.error(game.info.loc, f"cannot write {output.path[:60]}: {problem}")
     if built.diags.has_errors:
-        return built  # nothing is written: not one file of the build is replaced
+        return
     # Each file is synced to disk before it replaces the old one; threads overlap those waits
     # (a cold peer-deck build writes 213 files: ~0.25 s one by one).
     with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:
         built.written.extend(pool.map(lambda output: writer.write_bytes(output.path, output.data), outputs))
-    return built
 
 
 def editor_check(

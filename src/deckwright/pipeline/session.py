@@ -71,8 +71,11 @@ class BuildSession:
         options: BuildOptions,
         kinds: Sequence[str] = (),
         progress: Progress | None = None,
+        staged: bool = False,
     ) -> None:
         self.project = project
+        # `watch`: card images first, then print files, then documents (pipeline/staged.py)
+        self.staged = staged
         self.options = options
         self.kinds = tuple(kinds)  # (): each game's game.yaml `build: outputs`, else every kind
         self.progress = progress or NoProgress()
@@ -165,7 +168,16 @@ class BuildSession:
         removed: list[Path] = []
         try:
             with BuildLock(project.build_dir, game.id):
-                built = build_game(project, checked, self.catalog, self.fonts, options, kinds, self.progress)
+                if self.staged:
+                    from .staged import build_staged
+
+                    built = build_staged(
+                        project, checked, self.catalog, self.fonts, options, kinds, self.progress
+                    )
+                else:
+                    built = build_game(
+                        project, checked, self.catalog, self.fonts, options, kinds, self.progress
+                    )
                 if built.ok:
                     before = last_state(project.build_dir, game.id)
                     previous = before.get("made", {}) if before.get("out") == str(out_dir) else {}

@@ -150,7 +150,8 @@ class CardRenderer:
         }
         self.env.filters["fmt"] = _fmt
         self.face_cache = None
-        if cache_dir is not None:
+        # A preview painter (`serve`) draws overflow marks: its sides are never kept.
+        if cache_dir is not None and not painter.preview:
             fonts = painter.registry
             font_files = [
                 fonts.folder / FONTS_FILE,

@@ -5,7 +5,7 @@ with inline icons, or as a visible placeholder when the value is unknown.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from markupsafe import escape
@@ -15,9 +15,10 @@ from ...fonts.registry import FontError, FontRegistry
 from ...model import Style, TextStyle, Unknown
 from .geometry import Box
 from .style import icon_svg
-from .textfit import TOKEN, IconRun, TextRun, TextSpec, fit_line, fit_text
+from .textfit import TOKEN, FittedText, IconRun, TextRun, TextSpec, fit_line, fit_text
 
 PLACEHOLDER_FILL = "#c2185b"  # a magenta no card design uses: unknown text must stand out
+OVERFLOW_MARK = "#e00000"  # preview only: the box and the lines of text that does not fit
 
 
 @dataclass(frozen=True)
@@ -40,9 +41,12 @@ def _fmt(value: float) -> str:
 class TextPainter:
     """Turns field values into SVG text for one game's style."""
 
-    def __init__(self, registry: FontRegistry, style: Style) -> None:
+    def __init__(self, registry: FontRegistry, style: Style, preview: bool = False) -> None:
+        """`preview` (`deckwright serve`): text that does not fit is drawn with its box and
+        its overflowing lines marked, so the designer sees the problem. Never for print."""
         self.registry = registry
         self.style = style
+        self.preview = preview
         self.icon_widths: Mapping[str, float] = {t: i.width for t, i in style.icons.items()}
         f = style.icon_font
         # Raises FontError for an icon font that is not shipped: reported when the style loads.
@@ -94,6 +98,8 @@ class TextPainter:
                 )
             )
         fill = options.get("fill", text_style.fill)
+        if self.preview and fitted.overflow is not None:
+            return Painted(self._marked(fitted, box, fill), issues)
         return Painted(self._svg(fitted, fill), issues)
 
     def _unknown_icons(self, text: str) -> list[Issue]:
@@ -104,6 +110,28 @@ class TextPainter:
         known = ", ".join("{" + t + "}" for t in self.icon_widths) or "none"
         tokens = ", ".join("{" + t + "}" for t in unknown)
         return [Issue("error", f"unknown icon {tokens} (icons in style.yaml: {known})")]
+
+    def _marked(self, fitted: FittedText, box: Box, fill: str) -> str:
+        """Preview of text that does not fit: its box outlined, and each line that runs out of
+        it (below its bottom or past its right edge) on a red band, drawn in red."""
+        metrics, size = fitted.face.metrics, fitted.size_pt
+        ascent, descent = metrics.ascent * size, metrics.descent * size
+        bottom, right = box.y + box.h, box.x + box.w
+        parts = [
+            f'<rect x="{_fmt(box.x)}" y="{_fmt(box.y)}" width="{_fmt(box.w)}" height="{_fmt(box.h)}" '
+            f'fill="none" stroke="{OVERFLOW_MARK}" stroke-width="0.8" stroke-dasharray="3 2"/>'
+        ]
+        for line in fitted.lines:
+            over = line.y + descent > bottom + 0.01 or line.x + line.width > right + 0.01
+            if over:
+                width = max(box.w, line.x + line.width - box.x)
+                parts.append(
+                    f'<rect class="overflow-line" x="{_fmt(box.x)}" y="{_fmt(line.y - ascent)}" '
+                    f'width="{_fmt(width)}" height="{_fmt(ascent + descent)}" '
+                    f'fill="{OVERFLOW_MARK}" fill-opacity="0.2"/>'
+                )
+            parts.append(self._svg(replace(fitted, lines=(line,)), OVERFLOW_MARK if over else fill))
+        return f'<g class="overflow">{"".join(parts)}</g>'
 
     def _svg(self, fitted, fill: str) -> str:
         face = fitted.face
