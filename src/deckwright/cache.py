@@ -102,6 +102,15 @@ class RenderCache:
     def get(self, key: str) -> bytes | None:
         if not self.enabled:
             return None
+        return self.load(key)
+
+    def has(self, key: str) -> bool:
+        """Whether an entry is there to be read (`load` still checks it)."""
+        return self.enabled and self._path(key).is_file()
+
+    def load(self, key: str) -> bytes | None:
+        """An entry's bytes, also in a cold build (`enabled` off): for what this build itself put
+        there, such as card images it reads back one at a time when it writes them."""
         try:
             return unchecked(self._path(key).read_bytes())
         except OSError:

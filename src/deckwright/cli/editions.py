@@ -42,7 +42,7 @@ def diff(cli: Cli) -> int:
         out_dir = project.game_build_dir(comparison.game_id)
         writer = Writer(out_dir)
         for output in result.outputs:
-            writer.write_bytes(output.path, output.data)
+            writer.write_bytes(output.path, output.content())
         page = f"{project.display(out_dir / 'diff' / 'index.html')}"
     if args.format == "json":
         print(report.as_json(comparison, page))

@@ -10,7 +10,7 @@ once per build in `context.card_images` and kept in `ctx.shared`.
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -48,8 +48,15 @@ class BuildOptions:
 
 @dataclass(frozen=True)
 class Output:
+    """A file of the build: its bytes, or how to read them when it is written (card images
+    come back from the render cache one at a time, so a large deck is never all in memory)."""
+
     path: str  # relative to build/<game>/
-    data: bytes
+    data: bytes | None = None
+    load: Callable[[], bytes] | None = None
+
+    def content(self) -> bytes:
+        return self.data if self.data is not None else self.load()
 
 
 @dataclass

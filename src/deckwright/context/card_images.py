@@ -4,7 +4,7 @@ card, TGC, proof and print-and-play outputs."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -120,33 +120,56 @@ def faces(ctx: BuildContext) -> FaceSet:
     return ctx.memo("faces", make)
 
 
-def face_pngs(ctx: BuildContext) -> dict[str, bytes]:
-    """PNG bytes per face name: from the cache, else drawn in a process pool, each with its
-    thumbnail when this build makes proof sheets (see `face_thumbs`)."""
+def face_pngs(ctx: BuildContext) -> FacePngs:
+    """Every face's PNG, by face name: from the cache, else drawn (in a process pool for many),
+    each with its thumbnail when this build makes proof sheets (see `face_thumbs`). The images
+    are stored in the render cache as they are drawn and read back from it one at a time."""
 
-    def make() -> dict[str, bytes]:
+    def make() -> FacePngs:
         face_set = faces(ctx)
-        pngs: dict[str, bytes] = {}
+        jobs: dict[str, _Job] = {}
         todo: list[str] = []
         for name in sorted(face_set.faces):
-            cached = ctx.cache.get(_png_key(ctx, face_set.faces[name]))
-            if cached is not None:
+            job = _job(ctx, face_set.faces[name], png=True, thumb=False)
+            jobs[name] = job
+            if ctx.cache.has(job.png_key):
                 ctx.cache.stats.hits += 1
-                pngs[name] = cached
             else:
                 todo.append(name)
         with_thumbs = "proofs" in ctx.kinds
-        jobs = [_job(ctx, face_set.faces[name], png=True, thumb=with_thumbs) for name in todo]
-        drawn = _draw_all(ctx, "card images", jobs, len(pngs))
+        drawing = [_job(ctx, face_set.faces[name], png=True, thumb=with_thumbs) for name in todo]
+        drawn = _draw_all(ctx, "card images", drawing, len(jobs) - len(todo))
         thumbs = ctx.shared.setdefault("drawn-thumbs", {})
-        for name, (png, thumb) in zip(todo, drawn, strict=True):
+        for name, (_, thumb) in zip(todo, drawn, strict=True):
             ctx.cache.record_render(f"png:{name}")
-            pngs[name] = png
             if thumb is not None:
                 thumbs[name] = thumb
-        return pngs
+        return FacePngs(ctx.cache, jobs)
 
     return ctx.memo("face-pngs", make)
+
+
+class FacePngs(Mapping[str, bytes]):
+    """Each face's PNG, read from the render cache when asked for; an entry gone or damaged
+    since it was drawn or found is drawn again."""
+
+    def __init__(self, cache: RenderCache, jobs: Mapping[str, _Job]) -> None:
+        self._cache = cache
+        self._jobs = dict(jobs)
+
+    def __getitem__(self, name: str) -> bytes:
+        job = self._jobs[name]
+        data = self._cache.load(job.png_key)
+        if data is None:
+            data = svg_to_png(job.svg, *job.size)
+            self._cache.put(job.png_key, data)
+        return data
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._jobs)
+
+    def __len__(self) -> int:
+        return len(self._jobs)
 
 
 def face_thumbs(ctx: BuildContext, names: Iterable[str]) -> dict[str, bytes]:
@@ -207,12 +230,13 @@ def _job(ctx: BuildContext, face: Face, png: bool, thumb: bool) -> _Job:
     return _Job(face.svg, pixel_size(face.layout), thumb_size(face.layout), png_key, thumb_key)
 
 
-_Drawn = tuple[bytes | None, bytes | None]  # a face's PNG and thumbnail (None when not asked for)
+_Drawn = tuple[None, bytes | None]  # a face's thumbnail (None when not asked for); its PNG is cached
 
 
 def _draw(job: _Job, cache: RenderCache) -> _Drawn:
     """Draw one face and store what it drew in the cache (workers write their entries in
-    parallel)."""
+    parallel). The PNG is not handed back: `FacePngs` reads it from the cache when it is
+    written, so that drawing a large deck does not keep every image in memory."""
     if job.thumb_key is None:
         drawn = (svg_to_png(job.svg, *job.size), None)
     else:
@@ -220,7 +244,7 @@ def _draw(job: _Job, cache: RenderCache) -> _Drawn:
     for key, data in zip((job.png_key, job.thumb_key), drawn, strict=True):
         if key is not None:
             cache.put(key, data)
-    return drawn
+    return None, drawn[1]
 
 
 _worker_cache: RenderCache | None = None  # the build's cache, in a pool's worker

@@ -185,7 +185,7 @@ def _dry_outputs(kind: str, version: Version, fonts: FontRegistry) -> dict[str, 
         name: hashlib.sha256(face.svg.encode("utf-8")).digest() for name, face in version.faces.faces.items()
     }
     module = importlib.import_module(f"deckwright.outputs.{kind}")
-    return {o.path: o.data for o in module.build(ctx)}
+    return {o.path: o.content() for o in module.build(ctx)}
 
 
 def _changed_files(kind: str, old: Version, new: Version, fonts: FontRegistry) -> list[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..context.base import BuildContext, Output
 from ..context.card_images import face_pngs, faces
 
@@ -14,5 +16,5 @@ def build(ctx: BuildContext) -> list[Output]:
     outputs = []
     for name, face in sorted(face_set.faces.items()):
         outputs.append(Output(f"cards/{name}.svg", face.svg.encode("utf-8")))
-        outputs.append(Output(f"cards/{name}.png", pngs[name]))
+        outputs.append(Output(f"cards/{name}.png", load=partial(pngs.__getitem__, name)))
     return outputs

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Mapping
+from functools import partial
 
 from ..context.base import BuildContext, Output
 from ..context.card_images import PRINT_DPI, face_pngs, faces, pixel_size
@@ -71,11 +73,9 @@ def build(ctx: BuildContext) -> list[Output]:
             face, back_image = f"{deck.id}/{front}.png", f"{deck.id}/{back}.png"
             rows.append((deck.id, product.product, face, back_image, card.copies, note))
         own_size = pixel_size(layout, service.dpi)
+        canvas = product.pixels if product.pixels not in (None, own_size) else None
         for name in sorted(images):
-            png = pngs[name]
-            if product.pixels is not None and product.pixels != own_size:
-                png = fit_canvas(png, product.pixels)
-            outputs.append(Output(f"tgc/{deck.id}/{name}.png", png))
+            outputs.append(Output(f"tgc/{deck.id}/{name}.png", load=partial(_image, pngs, name, canvas)))
     if unknown_counts:
         shown = ", ".join(unknown_counts[:8]) + (
             f" and {len(unknown_counts) - 8} more" if len(unknown_counts) > 8 else ""
@@ -91,3 +91,9 @@ def build(ctx: BuildContext) -> list[Output]:
     writer.writerows(rows)
     outputs.append(Output("tgc/manifest.csv", out.getvalue().encode("utf-8")))
     return outputs
+
+
+def _image(pngs: Mapping[str, bytes], name: str, canvas: tuple[int, int] | None) -> bytes:
+    """A face's PNG as the product takes it: the card image, or moved onto the product's canvas."""
+    png = pngs[name]
+    return png if canvas is None else fit_canvas(png, canvas)

@@ -121,7 +121,8 @@ def write_outputs(project: Project, game: Game, outputs: Sequence[Output], built
     # Each file is synced to disk before it replaces the old one; threads overlap those waits
     # (a cold peer-deck build writes 213 files: ~0.25 s one by one).
     with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:
-        built.written.extend(pool.map(lambda output: writer.write_bytes(output.path, output.data), outputs))
+        written = pool.map(lambda output: writer.write_bytes(output.path, output.content()), outputs)
+        built.written.extend(written)
 
 
 def editor_check(
