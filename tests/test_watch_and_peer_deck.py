@@ -2,34 +2,43 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from conftest import REPO
 from deckwright.cli import main
-from deckwright.watch import changed, snapshot, wait_for_change
+from deckwright.watch import saves
 
 PEER_DECK = REPO / "examples" / "peer-deck"
 SHARED_CSV = REPO.parent / "shared" / "bench" / "peer-deck" / "cards.csv"
 
 
-def test_wait_for_change_reports_added_modified_and_removed_files(tmp_path: Path) -> None:
-    data = tmp_path / "cards"
+def test_saves_are_heard_from_the_os_and_temporary_files_are_not(tmp_path: Path) -> None:
+    data, built = tmp_path / "cards", tmp_path / "build"
     data.mkdir()
-    (data / "a.yaml").write_text("a: 1\n")
-    (data / "b.yaml").write_text("b: 1\n")
-    before = snapshot([data])
-    assert changed(before, snapshot([data])) == []
+    built.mkdir()
+    stop, batches = threading.Event(), []
 
-    def edit(_: float) -> None:  # the designer saves while we sleep
-        (data / "a.yaml").write_text("a: 22\n")
-        (data / "b.yaml").unlink(missing_ok=True)
-        (data / "c.yaml").write_text("c: 1\n")
+    def listen() -> None:
+        for batch in saves([tmp_path], stop, ignored=[built]):
+            batches.append(batch)
+            stop.set()
 
-    paths, after = wait_for_change([data], before, interval=0.01, sleep=edit)
-    assert [p.name for p in paths] == ["a.yaml", "b.yaml", "c.yaml"]
-    assert changed(after, snapshot([data])) == []
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    deadline = time.monotonic() + 20
+    while not batches and time.monotonic() < deadline:  # until the watcher is up and hears
+        (data / "a.yaml.swp").write_text("editor's temp\n")
+        (built / "out.png").write_text("an output\n")
+        (data / "a.yaml").write_text(f"a: {time.monotonic()}\n")
+        time.sleep(0.2)
+    stop.set()
+    listener.join(timeout=5)
+    assert batches, "no save heard"
+    assert batches[0] == [data / "a.yaml"]
 
 
 def test_peer_deck_cards_come_from_its_csv(capsys) -> None:

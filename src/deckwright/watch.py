@@ -1,52 +1,43 @@
-"""Waiting for a designer's next save: polls the files a build reads.
+"""Saves, from the operating system's file notifications (inotify, FSEvents, ReadDirectoryChangesW)
+through watchfiles, whose Rust core (notify) does the watching: nothing is polled. Both
+`deckwright watch` and the studio (`deckwright serve`) wait for saves here.
 
-Polling the modification times of a few hundred files twice a second costs nothing measurable
-and needs no platform notification API, so it works the same everywhere.
+An editor's save is often several events (truncate and write, or a temp file renamed over the
+old one); watchfiles groups the events that come within `STEP_MS` of each other into one batch.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-Snapshot = dict[Path, tuple[int, int]]
+STEP_MS = 25  # quiet time that ends a batch: short, as it adds to every save's latency
+DEBOUNCE_MS = 800  # a batch is handed over after this long even if events keep coming
+IGNORED_SUFFIXES = (".tmp", ".swp", ".swx", "~")  # editors' and the writer's temporary files
 
 
-def snapshot(roots: Iterable[Path], ignored: Iterable[Path] = ()) -> Snapshot:
-    """Size and modification time of every file under `roots`, except under `ignored`."""
-    state: Snapshot = {}
-    skip = tuple(ignored)
-    for root in roots:
-        paths = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
-        for path in paths:
-            if any(path.is_relative_to(s) for s in skip):
-                continue
-            try:
-                st = path.stat()
-            except OSError:
-                continue
-            state[path] = (st.st_mtime_ns, st.st_size)
-    return state
+def _wanted(path: str, ignored: Sequence[Path]) -> bool:
+    name = Path(path).name
+    if name.startswith(".#") or name.endswith(IGNORED_SUFFIXES):
+        return False
+    return not any(Path(path).is_relative_to(folder) for folder in ignored)
 
 
-def changed(before: Snapshot, after: Snapshot) -> list[Path]:
-    return sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
+def saves(roots: Sequence[Path], stop: threading.Event, ignored: Sequence[Path] = ()) -> Iterator[list[Path]]:
+    """Each batch of changed paths under `roots` (and not under `ignored`), sorted, until `stop`
+    is set."""
+    from watchfiles import watch
 
-
-def wait_for_change(
-    roots: list[Path],
-    before: Snapshot,
-    interval: float = 0.5,
-    sleep: Callable[[float], None] = time.sleep,
-    ignored: Iterable[Path] = (),
-) -> tuple[list[Path], Snapshot]:
-    """Block until a file under `roots` is added, removed or modified; returns what changed."""
-    while True:
-        sleep(interval)
-        after = snapshot(roots, ignored)
-        paths = changed(before, after)
-        if paths:
-            # let an editor finish writing (save = truncate + write, or temp + rename)
-            sleep(interval / 2)
-            return paths, snapshot(roots, ignored)
+    roots = [root for root in roots if root.exists()]  # a folder not made yet (art/) is not watched
+    for changes in watch(
+        *roots,
+        watch_filter=lambda change, path: _wanted(path, ignored),
+        step=STEP_MS,
+        debounce=DEBOUNCE_MS,
+        stop_event=stop,
+        rust_timeout=500,
+        yield_on_timeout=False,
+        raise_interrupt=True,
+    ):
+        yield sorted({Path(path) for _, path in changes})

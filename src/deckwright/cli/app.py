@@ -8,6 +8,7 @@ import argparse
 import json
 import os
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,7 +17,6 @@ from ..context.base import BuildOptions
 from ..diagnostics import Diagnostics
 from ..kinds import available_kinds
 from ..project import Project, find_game, find_root, project_for
-from ..watch import snapshot, wait_for_change
 from ..writer import Writer
 
 if TYPE_CHECKING:
@@ -262,15 +262,16 @@ class Cli:
         ):
             setattr(args, extra, getattr(BuildOptions(), extra))
         args.paper, args.no_cache, args.quiet = None, False, False
-        state = snapshot(roots, ignored)
+        from ..watch import saves
+
         self.build(staged=True)
         print("watching for changes (Ctrl-C to stop)", file=sys.stderr)
-        while True:
-            paths, state = wait_for_change(roots, state, args.interval, ignored=ignored)
+        for paths in saves(roots, threading.Event(), ignored):
             shown = ", ".join(self.project.display(p) for p in paths[:3])
             more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
             print(f"changed: {shown}{more}", file=sys.stderr)
             self.build(staged=True)
+        return EXIT_OK
 
     def serve(self) -> int:
         """The studio: build, serve the gallery, rebuild in stages on every save."""

@@ -212,7 +212,6 @@ def _parser() -> argparse.ArgumentParser:
     watch = sub.add_parser("watch", help="rebuild a game whenever its files change")
     watch.add_argument("games", nargs="*", metavar="GAME", help="game ids or folders (default: all)")
     watch.add_argument("--only", type=_kinds, default=None, metavar="KINDS", help="outputs to rebuild")
-    watch.add_argument("--interval", type=float, default=0.5, help="seconds between looks")
     watch.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: cores)")
 
     serve = sub.add_parser("serve", help="a live card gallery in the browser that follows every save")

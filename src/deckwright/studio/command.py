@@ -27,10 +27,10 @@ def serve(
     stop: threading.Event | None = None,
 ) -> None:
     """Serve until `stop` is set or KeyboardInterrupt (Ctrl-C, or SIGTERM turned into it)."""
+    from ..watch import saves
     from .events import Broker
     from .live import Studio
     from .server import LOOPBACK, ServerThread, create_app
-    from .watcher import saves
 
     stop = stop or threading.Event()
     broker = Broker()
