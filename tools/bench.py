@@ -161,7 +161,7 @@ def watch_rebuild(project: Path, target: str, folder: Path, edit_file: str, jobs
     also imports the rendering stack)."""
     command = [*deckwright(), "--project", str(project), "watch", target]
     proc = subprocess.Popen(
-        [*command, "--jobs", str(jobs), "--interval", "0.1"],
+        [*command, "--jobs", str(jobs)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
