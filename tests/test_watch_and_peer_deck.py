@@ -10,7 +10,7 @@ import pytest
 
 from conftest import REPO
 from deckwright.cli import main
-from deckwright.watch import saves
+from deckwright.watch import Listener, saves
 
 PEER_DECK = REPO / "examples" / "peer-deck"
 SHARED_CSV = REPO.parent / "shared" / "bench" / "peer-deck" / "cards.csv"
@@ -39,6 +39,16 @@ def test_saves_are_heard_from_the_os_and_temporary_files_are_not(tmp_path: Path)
     listener.join(timeout=5)
     assert batches, "no save heard"
     assert batches[0] == [data / "a.yaml"]
+
+
+def test_a_save_made_while_the_first_build_runs_is_not_lost(tmp_path: Path) -> None:
+    listener = Listener([tmp_path])  # made before the build, as watch and serve make it
+    (tmp_path / "a.yaml").write_text("a: 1\n")  # saved at once, while "the build" runs
+    time.sleep(0.5)
+    try:
+        assert next(iter(listener)) == [tmp_path / "a.yaml"]
+    finally:
+        listener.stop.set()
 
 
 def test_peer_deck_cards_come_from_its_csv(capsys) -> None:

@@ -8,7 +8,6 @@ import argparse
 import json
 import os
 import sys
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -262,11 +261,12 @@ class Cli:
         ):
             setattr(args, extra, getattr(BuildOptions(), extra))
         args.paper, args.no_cache, args.quiet = None, False, False
-        from ..watch import saves
+        from ..watch import Listener
 
+        listener = Listener(roots, ignored)  # before the build: a save during it is not lost
         self.build(staged=True)
         print("watching for changes (Ctrl-C to stop)", file=sys.stderr)
-        for paths in saves(roots, threading.Event(), ignored):
+        for paths in listener:
             shown = ", ".join(self.project.display(p) for p in paths[:3])
             more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
             print(f"changed: {shown}{more}", file=sys.stderr)

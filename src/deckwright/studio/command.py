@@ -27,7 +27,7 @@ def serve(
     stop: threading.Event | None = None,
 ) -> None:
     """Serve until `stop` is set or KeyboardInterrupt (Ctrl-C, or SIGTERM turned into it)."""
-    from ..watch import saves
+    from ..watch import Listener
     from .events import Broker
     from .live import Studio
     from .server import LOOPBACK, ServerThread, create_app
@@ -44,9 +44,10 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     say(f"serving {', '.join(studio.games)} at http://{shown}:{server.port}/ (Ctrl-C to stop)")
     try:
+        listener = Listener(studio.roots(), stop=stop)  # before the build: a save during it counts
         studio.rebuild()
         _summary(studio, say)
-        for paths in saves(studio.roots(), stop):
+        for paths in listener:
             shown = [p for p in paths if p.exists()] or paths  # not an editor's short-lived temp file
             changed = ", ".join(project.display(p) for p in shown[:3])
             more = f" and {len(shown) - 3} more" if len(shown) > 3 else ""

@@ -105,8 +105,8 @@ def _render(
         else:
             todo.append((label, key, (pages, info, date, duplex)))
     ctx.progress.start(f"{ctx.game.id}: print-and-play PDFs", len(todo))
-    lists, drawn = _face_lists(ctx, [job[0] for _, _, job in todo])
-    jobs = [(*job, CachedDrawings(ctx.cache, lists)) for _, _, job in todo]
+    fresh, drawn = _face_lists(ctx, [job[0] for _, _, job in todo])
+    jobs = [(*job, CachedDrawings(ctx.cache, fresh)) for _, _, job in todo]
     rendered, replayed = [], 0
     for data, faces_replayed, faces_drawn in _map(_pdf, jobs, ctx.options.jobs):
         rendered.append(data)
@@ -122,31 +122,31 @@ def _render(
     return [(label, done[label]) for label, *_ in books]
 
 
-def _face_lists(ctx: BuildContext, books: list[list[Page]]) -> tuple[dict[bytes, bytes], int]:
-    """The display lists of the faces these books print, by face SVG, and how many were drawn.
+def _face_lists(ctx: BuildContext, books: list[list[Page]]) -> tuple[set[bytes], int]:
+    """Record the display lists of the faces these books print that the cache lacks; returns
+    the face SVGs recorded now, and how many.
 
-    Those not in the cache are drawn now, once for all books and spread over the workers,
-    rather than once by every book. A lone book without workers draws its own: recording and
-    replaying costs ~15 % more CPU than drawing, which two workers more than win back in wall
-    time (peer deck, idle 2-core machine: 0.55-0.6 s instead of 0.7 s).
+    They are drawn once for all books and spread over the workers, rather than once by every
+    book, and go straight into the render cache, from which each book reads them as it places
+    the face: a 10,000-card deck's lists are never all in memory. A lone book without workers
+    draws its own: recording and replaying costs ~15 % more CPU than drawing, which two workers
+    more than win back in wall time (peer deck, idle 2-core machine: 0.55-0.6 s instead of 0.7 s).
     """
     if len(books) < 2 and ctx.options.jobs < 2:
-        return {}, 0
+        return set(), 0
     drawings = CachedDrawings(ctx.cache)
     faces = {key: svg for pages in books for page in pages for key, svg in page.faces.items()}
-    lists: dict[bytes, bytes] = {}
-    missing: list[bytes] = []
-    for svg in (svg.encode("utf-8") for svg in faces.values()):
-        stored = drawings.get(svg)
-        if stored is not None:
-            lists[svg] = stored
-        elif worth_recording(svg):
-            missing.append(svg)
+    missing = [
+        svg
+        for svg in (svg.encode("utf-8") for svg in faces.values())
+        if not drawings.has(svg) and worth_recording(svg)
+    ]
+    fresh: set[bytes] = set()
     for svg, data in zip(missing, _map(record, missing, ctx.options.jobs), strict=True):
         if data is not None:
-            lists[svg] = data
             drawings.put(svg, data)
-    return lists, len(missing)
+            fresh.add(svg)
+    return fresh, len(missing)
 
 
 def _map(function: Callable, items: list, workers: int) -> Iterator:
@@ -166,14 +166,14 @@ def _pdf(job: tuple[list[Page], dict[str, str], str | None, str, FaceDrawings]) 
 
 
 class CachedDrawings(FaceDrawings):
-    """The faces' display lists: those handed over (`lists`, by face SVG), else those in the
-    render cache, keyed by the face SVG, the fonts, and the CairoSVG and cairo that made the
-    calls (a new version may draw differently)."""
+    """The faces' display lists, read from the render cache when a face is placed, keyed by the
+    face SVG, the fonts, and the CairoSVG and cairo that made the calls (a new version may draw
+    differently)."""
 
-    def __init__(self, cache: RenderCache, lists: dict[bytes, bytes] | None = None) -> None:
+    def __init__(self, cache: RenderCache, fresh: set[bytes] | None = None) -> None:
         super().__init__()
         self.cache = cache
-        self.lists = lists or {}
+        self.fresh = fresh or set()  # recorded in this build: read back even in a cold build
 
     def _key(self, svg: bytes) -> str:
         import cairocffi
@@ -182,8 +182,11 @@ class CachedDrawings(FaceDrawings):
         return self.cache.key("pnp-face", cairosvg.__version__, cairocffi.cairo_version_string(), svg)
 
     def get(self, svg: bytes) -> bytes | None:
-        found = self.lists.get(svg)
-        return found if found is not None else self.cache.get(self._key(svg))
+        key = self._key(svg)
+        return self.cache.load(key) if svg in self.fresh else self.cache.get(key)
+
+    def has(self, svg: bytes) -> bool:
+        return self.cache.has(self._key(svg))
 
     def put(self, svg: bytes, drawing: bytes) -> None:
         self.cache.put(self._key(svg), drawing)
