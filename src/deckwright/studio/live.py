@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ..context.base import BuildOptions
 from ..diagnostics import Diagnostic, Diagnostics, Loc
-from ..kinds import OUTPUT_KINDS, available_kinds
+from ..kinds import DEFAULT_KINDS, available_kinds
 from ..model import Catalog, Game
 from ..project import Project
 
@@ -141,9 +141,9 @@ class Studio:
         self.publish({"version": self.version, "game": live.id, "state": live.state, "stage": stage})
 
     def kinds(self, game: Game) -> list[str]:
-        """The game's outputs (its game.yaml `build: outputs`, else all), and always its card
+        """The game's outputs (its game.yaml `build: outputs`, else what a plain build makes), and always its card
         images: the page shows them."""
-        chosen = [k for k in available_kinds() if k in (game.build.outputs or OUTPUT_KINDS)]
+        chosen = [k for k in available_kinds() if k in (game.build.outputs or DEFAULT_KINDS)]
         return chosen if "cards" in chosen else ["cards", *chosen]
 
     def _rebuild(self, live: GameLive) -> None:
