@@ -141,8 +141,8 @@ class Studio:
         self.publish({"version": self.version, "game": live.id, "state": live.state, "stage": stage})
 
     def kinds(self, game: Game) -> list[str]:
-        """The game's outputs (its game.yaml `build: outputs`, else what a plain build makes), and always its card
-        images: the page shows them."""
+        """The game's outputs (its game.yaml `build: outputs`, else what a plain build makes),
+        and always its card images: the page shows them."""
         chosen = [k for k in available_kinds() if k in (game.build.outputs or DEFAULT_KINDS)]
         return chosen if "cards" in chosen else ["cards", *chosen]
 
