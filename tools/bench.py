@@ -183,7 +183,7 @@ def watch_rebuild(project: Path, target: str, folder: Path, edit_file: str, jobs
             change_one_card(folder, edit_file)
             wait_for("changed: ")
             start = time.perf_counter()
-            wait_for(" files in build/")
+            wait_for(" files in ")
             seconds = time.perf_counter() - start
         return seconds
     finally:

@@ -44,7 +44,10 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     say(f"serving {', '.join(studio.games)} at http://{shown}:{server.port}/ (Ctrl-C to stop)")
     try:
-        listener = Listener(studio.roots(), stop=stop)  # before the build: a save during it counts
+        # before the build: a save during it counts; a game on its own builds inside its own
+        # folder, and its outputs (and lock) are not saves
+        ignored = [project.build_dir] if project.standalone else []
+        listener = Listener(studio.roots(), ignored, stop=stop)
         studio.rebuild()
         _summary(studio, say)
         for paths in listener:
