@@ -372,9 +372,11 @@ def bench(game: str, jobs: int) -> list[str]:
         one, _, out_one, one_stages = run_build(project, target, "--jobs", str(jobs))
         noop, _, out_noop, _ = run_build(project, target, "--jobs", str(jobs))
         warm = watch_rebuild(project, target, project / folder_rel, edit_file, jobs)
-        floor = floor_seconds(project / "build" / game, jobs)
+        # a game in the project's cards/ builds into build/<game>/, a game on its own into its folder
+        outputs = project / folder_rel / "build" if game == "peer-deck" else project / "build" / game
+        floor = floor_seconds(outputs, jobs)
         images, consistent = serve_latency(project, target, game, project / folder_rel, edit_file, jobs)
-        writers = writers_seconds(project / "build" / game, jobs)
+        writers = writers_seconds(outputs, jobs)
     ratio = cold / floor if floor else float("nan")
     lines.append(f"{game} cold-build {cold:.2f}s ({faces} renders; slowest: {slowest(cold_stages)})")
     one_ok = verdict(one <= 0.10 * cold)
