@@ -16,6 +16,7 @@ import binascii
 import io
 import re
 import warnings
+from collections.abc import Callable
 from urllib.parse import unquote_to_bytes
 
 from PIL import Image
@@ -104,3 +105,22 @@ def pixel_size(data: bytes) -> tuple[int, int] | None:
                 Image.MAX_IMAGE_PIXELS = saved
     except Exception:  # Pillow raises many types for what it cannot read
         return None
+
+
+def data_url_fetcher(error: type[Exception], refused: str) -> Callable[[str, str], bytes]:
+    """A CairoSVG `url_fetcher` that reads `data:` URLs only, each image checked before it is
+    decoded (a backstop: faces are checked before they are drawn); anything else raises `error`
+    with `refused` after the URL."""
+
+    def fetch(url: str, resource_type: str) -> bytes:
+        import cairosvg.url  # late: the safety checks must not load the rendering stack
+
+        if not url.startswith("data:"):
+            raise error(f"refused to fetch {url[:60]!r}: {refused}")
+        data = cairosvg.url.fetch(url, resource_type)
+        problems = image_problems(data)
+        if problems:
+            raise error(problems[0])
+        return data
+
+    return fetch

@@ -19,12 +19,15 @@ import functools
 
 from PIL import Image
 
-from ...safety.images import image_problems
+from ...safety.images import data_url_fetcher
 from .png import encode_rgb, encode_rgb_strips
 
 
 class RasterError(Exception):
     pass
+
+
+_only_data_urls = data_url_fetcher(RasterError, "cards may only embed data")
 
 
 # A board at 300 DPI (5475 x 5475 px) drawn whole peaks near 400 MB (a 120 MB cairo surface,
@@ -34,18 +37,6 @@ class RasterError(Exception):
 # out a pixel off. Cards are drawn whole.
 STRIPS_ABOVE_PIXELS = 8_000_000
 STRIP_ROWS = 1024
-
-
-def _only_data_urls(url: str, resource_type: str) -> bytes:
-    import cairosvg.url
-
-    if url.startswith("data:"):
-        data = cairosvg.url.fetch(url, resource_type)
-        problems = image_problems(data)  # a backstop: faces are checked before they are drawn
-        if problems:
-            raise RasterError(problems[0])
-        return data
-    raise RasterError(f"refused to fetch {url[:60]!r}: cards may only embed data")
 
 
 def svg_to_png(svg: str, width_px: int, height_px: int) -> bytes:

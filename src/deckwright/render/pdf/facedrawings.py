@@ -12,12 +12,15 @@ import functools
 import re
 from dataclasses import dataclass
 
-from ...safety.images import image_problems
+from ...safety.images import data_url_fetcher
 from .displaylist import DisplayListError, Drawing, recording_class, replay
 
 
 class FaceError(Exception):
     pass
+
+
+_data_only = data_url_fetcher(FaceError, "card faces embed their art as data")
 
 
 class FaceDrawings:
@@ -140,18 +143,6 @@ class _Sizer:
     dpi = 72
     font_size = 12
     root_node = None
-
-
-def _data_only(url: str, resource_type: str) -> bytes:
-    import cairosvg.url
-
-    if url.startswith("data:"):
-        data = cairosvg.url.fetch(url, resource_type)
-        problems = image_problems(data)  # a backstop: faces are checked before they are drawn
-        if problems:
-            raise FaceError(problems[0])
-        return data
-    raise FaceError(f"refused to fetch {url[:60]!r}: card faces embed their art as data")
 
 
 @functools.cache
