@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 import pypdf
 from pypdf.generic import ContentStream
 
+from deckwright.geometry import Affine
+
 PT = 25.4 / 72
 MARK_WIDTH = 0.2 / PT  # points: the crop-mark stroke
 TOL = 0.01  # mm
@@ -50,15 +52,9 @@ class Sheet:
 
 
 def _mul(a, b):
-    """Matrix product a x b of PDF matrices (a applied first)."""
-    return (
-        a[0] * b[0] + a[1] * b[2],
-        a[0] * b[1] + a[1] * b[3],
-        a[2] * b[0] + a[3] * b[2],
-        a[2] * b[1] + a[3] * b[3],
-        a[4] * b[0] + a[5] * b[2] + b[4],
-        a[4] * b[1] + a[5] * b[3] + b[5],
-    )
+    """Matrix product of PDF matrices (a applied first), as a 6-tuple."""
+    m = Affine(*b) @ Affine(*a)
+    return (m.a, m.b, m.c, m.d, m.e, m.f)
 
 
 def _apply(m, x, y):

@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..geometry import Affine
+
 MIN_PPI = 300
 INK_RESOLUTION = 50  # ppi of the rendering whose pixels are summed for the ink coverage
 INK_TOLERANCE = 1.0  # percent: 8-bit rounding of four separations
@@ -292,14 +294,9 @@ def _space_name(space) -> str:
 
 
 def _mul(a, b):
-    return (
-        a[0] * b[0] + a[1] * b[2],
-        a[0] * b[1] + a[1] * b[3],
-        a[2] * b[0] + a[3] * b[2],
-        a[2] * b[1] + a[3] * b[3],
-        a[4] * b[0] + a[5] * b[2] + b[4],
-        a[4] * b[1] + a[5] * b[3] + b[5],
-    )
+    """Matrix product of PDF matrices (a applied first), as a 6-tuple."""
+    m = Affine(*b) @ Affine(*a)
+    return (m.a, m.b, m.c, m.d, m.e, m.f)
 
 
 # ---- ink coverage --------------------------------------------------------------------------
