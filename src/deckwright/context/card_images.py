@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..cache import RenderCache, digest, files_digest
@@ -137,7 +137,12 @@ def face_pngs(ctx: BuildContext) -> FacePngs:
             else:
                 todo.append(name)
         with_thumbs = "proofs" in ctx.kinds
-        drawing = [_job(ctx, face_set.faces[name], png=True, thumb=with_thumbs) for name in todo]
+        drawing = [
+            replace(jobs[name], thumb_key=_thumb_key(ctx, face_set.faces[name]))
+            if with_thumbs
+            else jobs[name]
+            for name in todo
+        ]
         drawn = _draw_all(ctx, "card images", drawing, len(jobs) - len(todo))
         thumbs = ctx.shared.setdefault("drawn-thumbs", {})
         for name, (_, thumb) in zip(todo, drawn, strict=True):
