@@ -89,6 +89,12 @@ class Project:
     def build_dir(self) -> Path:
         return self.root / "build"
 
+    @property
+    def written_inside_games(self) -> list[Path]:
+        """Folders a build writes inside a game folder, which watchers must not take for saves:
+        a game on its own builds into its own folder."""
+        return [self.build_dir] if self.standalone else []
+
     def game_templates_dir(self, game_folder: Path, game_id: str) -> Path:
         """A game's own `templates/` folder if it has one, else `templates/<game-id>/`, else
         the built-in starter theme."""

@@ -246,8 +246,7 @@ class Cli:
         folders = self.folders(args.games)
         reads = BuildSession(self.project, BuildOptions())
         roots = sorted({root for f in folders for root in reads.roots(f, self.project_of(f))})
-        # a game on its own builds into its own folder: its outputs are not changes to watch
-        ignored = [self.project_of(f).build_dir for f in folders if self.project_of(f).standalone]
+        ignored = [path for f in folders for path in self.project_of(f).written_inside_games]
         for extra in (
             "booklet",
             "duplex",

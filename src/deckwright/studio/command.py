@@ -44,10 +44,8 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     say(f"serving {', '.join(studio.games)} at http://{shown}:{server.port}/ (Ctrl-C to stop)")
     try:
-        # before the build: a save during it counts; a game on its own builds inside its own
-        # folder, and its outputs (and lock) are not saves
-        ignored = [project.build_dir] if project.standalone else []
-        listener = Listener(studio.roots(), ignored, stop=stop)
+        # before the build: a save during it counts
+        listener = Listener(studio.roots(), project.written_inside_games, stop=stop)
         studio.rebuild()
         _summary(studio, say)
         for paths in listener:
