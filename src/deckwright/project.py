@@ -89,6 +89,19 @@ class Project:
     def build_dir(self) -> Path:
         return self.root / "build"
 
+    def game_inputs(self, folder: Path) -> list[Path]:
+        """Every file or folder a build of the game in `folder` reads: what the up-to-date check
+        hashes and what watch and serve watch."""
+        return [
+            folder,
+            self.game_templates_dir(folder, folder.name),
+            self.templates_dir / "_shared",
+            THEMES,  # a style.yaml's `theme:` draws with these
+            *self.game_layouts_dirs(folder),
+            self.game_fonts_dir(folder),
+            *self.game_art_dirs(folder, folder.name),
+        ]
+
     @property
     def written_inside_games(self) -> list[Path]:
         """Folders a build writes inside a game folder, which watchers must not take for saves:

@@ -20,7 +20,7 @@ from ..context.base import BuildOptions
 from ..diagnostics import Diagnostics, Loc
 from ..kinds import DEFAULT_KINDS, available_kinds
 from ..progress import NoProgress, Progress
-from ..project import THEMES, Project
+from ..project import Project
 from .cleanup import merged, remove_stale, stale
 from .lock import BuildLock, LockedError
 from .uptodate import input_digest, is_up_to_date, last_state, record
@@ -100,18 +100,10 @@ class BuildSession:
             )
 
     def roots(self, folder: Path, project: Project | None = None) -> list[Path]:
-        """Every file or folder a build of the game reads."""
+        """Every file or folder a build of the game reads, with this session's options."""
         project = project or self.project
-        return [
-            folder,
-            project.game_templates_dir(folder, folder.name),
-            project.templates_dir / "_shared",
-            THEMES,  # a style.yaml's `theme:` draws with these
-            *project.game_layouts_dirs(folder),
-            project.game_fonts_dir(folder),
-            *project.game_art_dirs(folder, folder.name),
-            *([Path(self.options.icc)] if self.options.icc else []),  # a changed printer profile
-        ]
+        icc = [Path(self.options.icc)] if self.options.icc else []  # a changed printer profile
+        return [*project.game_inputs(folder), *icc]
 
     def _prepare(self, project: Project, folder: Path) -> Diagnostics:
         """Load the game's catalogue and fonts, each once per session; their problems are

@@ -86,12 +86,7 @@ class Studio:
 
     def roots(self) -> list[Path]:
         """Every folder a build of the served games reads: what the watcher watches."""
-        project = self.project
-        roots = {project.layouts_dir, project.fonts_dir, project.templates_dir}
-        for live in self.games.values():
-            roots.add(live.folder)
-            roots.add(project.game_templates_dir(live.folder, live.id))
-            roots.add(project.art_dir / live.id)
+        roots = {root for live in self.games.values() for root in self.project.game_inputs(live.folder)}
         return sorted(r for r in roots if r.exists())
 
     def affected(self, paths: Iterable[Path]) -> list[str]:
